@@ -1,0 +1,9 @@
+// Package dynamo is exec's boundary with DynamoDB: the narrow Client
+// interface every backend implements (the AWS SDK client, the in-process
+// offline backend, test doubles), client construction from flags and the AWS
+// config chain, and the Catalog built from DescribeTable.
+//
+// Phase: exec. Invariants: nothing outside this package and the backends
+// calls the SDK's network methods; every read request asks for
+// ReturnConsumedCapacity=INDEXES so statements can report what they cost.
+package dynamo

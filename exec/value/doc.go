@@ -1,0 +1,15 @@
+// Package value is ddbsql's model of one DynamoDB attribute value.
+//
+// Phase: shared by the planner (typed literals) and exec (evaluation, output).
+//
+// Invariants:
+//   - A Value is immutable once built; copies share backing slices safely.
+//   - Numbers (N, NS members) are kept as their exact decimal text, never as
+//     float64; arithmetic and comparison go through exact decimals (apd) with
+//     DynamoDB's limits (38 significant digits, exponent -130..+125).
+//   - Missing (the attribute is absent) and Null (DynamoDB's NULL type) are
+//     distinct kinds: both are SQL NULL, but attribute_exists sees the second.
+//   - Values of different DynamoDB types are never equal and never ordered
+//     against each other (DynamoDB's rule); Order gives a total, documented
+//     order across types only for ORDER BY and GROUP BY.
+package value

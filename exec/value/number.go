@@ -1,0 +1,154 @@
+package value
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// DynamoDB's number limits.
+const (
+	MaxDigits      = 38
+	maxMagnitude   = 125  // largest allowed adjusted exponent (9.99…E+125)
+	minMagnitude   = -130 // smallest allowed adjusted exponent (1E-130)
+	contextDigits  = 38
+	contextMaxExp  = maxMagnitude
+	contextMinExp  = minMagnitude
+	internalDigits = 80 // headroom for intermediate results before the 38-digit check
+)
+
+// NumberContext is the decimal context for arithmetic whose results must fit
+// a DynamoDB number; inexact or out-of-range results raise errors.
+var NumberContext = apd.Context{
+	Precision:   contextDigits,
+	MaxExponent: contextMaxExp,
+	MinExponent: contextMinExp,
+	Rounding:    apd.RoundHalfEven,
+	Traps:       apd.Overflow | apd.Underflow | apd.Inexact | apd.DivisionByZero | apd.InvalidOperation,
+}
+
+// wideContext computes intermediates exactly enough to decide whether the
+// final result fits in 38 digits.
+var wideContext = apd.Context{
+	Precision:   internalDigits,
+	MaxExponent: apd.MaxExponent,
+	MinExponent: apd.MinExponent,
+	Rounding:    apd.RoundHalfEven,
+	Traps:       apd.InvalidOperation,
+}
+
+// CanonicalNumber validates decimal text against DynamoDB's rules and returns
+// it in the form DynamoDB stores: plain notation, no leading or trailing zeros,
+// no exponent, "0" for any zero.
+func CanonicalNumber(text string) (string, error) {
+	var d apd.Decimal
+	if _, _, err := wideContext.SetString(&d, strings.TrimSpace(text)); err != nil || d.Form != apd.Finite {
+		return "", fmt.Errorf("%q is not a number", text)
+	}
+	return FormatDecimal(&d)
+}
+
+// FormatDecimal checks d against DynamoDB's limits and renders it canonically.
+func FormatDecimal(d *apd.Decimal) (string, error) {
+	if d.Form != apd.Finite {
+		return "", fmt.Errorf("number is not finite")
+	}
+	var r apd.Decimal
+	r.Reduce(d)
+	if r.IsZero() {
+		return "0", nil
+	}
+	digits := r.NumDigits()
+	if digits > MaxDigits {
+		return "", fmt.Errorf("number %s has %d significant digits; DynamoDB allows at most %d", r.Text('f'), digits, MaxDigits)
+	}
+	adjusted := int64(r.Exponent) + digits - 1
+	if adjusted > maxMagnitude {
+		return "", fmt.Errorf("number overflow: magnitude larger than DynamoDB's 9.99E+125")
+	}
+	if adjusted < minMagnitude {
+		return "", fmt.Errorf("number underflow: magnitude smaller than DynamoDB's 1E-130")
+	}
+	return r.Text('f'), nil
+}
+
+// Decimal parses an N value's text. Callers must pass a Number value.
+func (v Value) Decimal() (*apd.Decimal, error) {
+	d, _, err := apd.NewFromString(v.text)
+	if err != nil {
+		return nil, fmt.Errorf("invalid number %q", v.text)
+	}
+	return d, nil
+}
+
+// Int64 returns the number as an int64 when it is an integer in range.
+func (v Value) Int64() (int64, bool) {
+	if v.kind != Number {
+		return 0, false
+	}
+	return parseInt64(v.text)
+}
+
+// parseInt64 parses canonical integer text without allocating.
+func parseInt64(s string) (int64, bool) {
+	if s == "" || len(s) > 19 {
+		return 0, false
+	}
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+		if s == "" {
+			return 0, false
+		}
+	}
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if neg {
+		if n > 1<<63 {
+			return 0, false
+		}
+		return -int64(n), true
+	}
+	if n > 1<<63-1 {
+		return 0, false
+	}
+	return int64(n), true
+}
+
+// NumFromDecimal converts an exact decimal result into an N value, failing
+// when it does not fit DynamoDB's number range.
+func NumFromDecimal(d *apd.Decimal) (Value, error) {
+	text, err := FormatDecimal(d)
+	if err != nil {
+		return Value{}, err
+	}
+	return Value{kind: Number, text: text}, nil
+}
+
+// CompareNumbers orders two N values exactly.
+func CompareNumbers(a, b Value) int {
+	if x, ok := parseInt64(a.text); ok {
+		if y, ok := parseInt64(b.text); ok {
+			switch {
+			case x < y:
+				return -1
+			case x > y:
+				return 1
+			}
+			return 0
+		}
+	}
+	da, errA := a.Decimal()
+	db, errB := b.Decimal()
+	if errA != nil || errB != nil {
+		return strings.Compare(a.text, b.text)
+	}
+	return da.Cmp(db)
+}

@@ -1,0 +1,11 @@
+// Package expr is the resolved expression tree that the planner builds from
+// SQL and that exec evaluates on the client.
+//
+// Phase: planner output, exec input. Invariants: every column reference is
+// resolved to a FROM item (Column.Source) and a DynamoDB document path;
+// literals are typed DynamoDB values with exact numbers; function names are
+// lower-case and were checked against the known functions during planning;
+// aggregates appear only where the planner allows them and are replaced by
+// Ref nodes above the aggregation. String renders an expression back as SQL
+// for EXPLAIN.
+package expr
