@@ -55,6 +55,24 @@ func (p Path) String() string {
 	return sb.String()
 }
 
+// Plain renders the path without quoting, for column headers:
+// info.rating, tags[0], my-attr.
+func (p Path) Plain() string {
+	var sb strings.Builder
+	for i, e := range p {
+		switch {
+		case e.IsIndex:
+			sb.WriteString("[" + strconv.Itoa(e.Index) + "]")
+		default:
+			if i > 0 {
+				sb.WriteByte('.')
+			}
+			sb.WriteString(e.Name)
+		}
+	}
+	return sb.String()
+}
+
 // Covers reports whether p is q or an ancestor of q.
 func (p Path) Covers(q Path) bool {
 	if len(p) > len(q) {

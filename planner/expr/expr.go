@@ -15,6 +15,9 @@ type Expr interface {
 type Column struct {
 	Source int
 	Path   value.Path
+	// Qualifier is the FROM alias, set when several tables are in scope so
+	// EXPLAIN and messages can say which one.
+	Qualifier string
 }
 
 // Literal is a constant.

@@ -7,7 +7,12 @@ import (
 	"github.com/ddbsql/ddbsql/exec/value"
 )
 
-func (c Column) String() string { return c.Path.String() }
+func (c Column) String() string {
+	if c.Qualifier != "" {
+		return value.QuoteName(c.Qualifier) + "." + c.Path.String()
+	}
+	return c.Path.String()
+}
 
 func (l Literal) String() string { return LiteralSQL(l.Value) }
 
@@ -37,14 +42,51 @@ func (r Ref) String() string {
 }
 
 func (b Binary) String() string {
-	return "(" + b.L.String() + " " + b.Op.String() + " " + b.R.String() + ")"
+	return operand(b.L, b.Op, false) + " " + b.Op.String() + " " + operand(b.R, b.Op, true)
+}
+
+// precedence orders operators for printing with the fewest parentheses.
+func precedence(op Op) int {
+	switch op {
+	case OpOr:
+		return 1
+	case OpAnd:
+		return 2
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+		return 4
+	case OpAdd, OpSub:
+		return 5
+	}
+	return 6 // * / % DIV
+}
+
+// operand prints a child of a binary operator, parenthesised when it binds
+// more loosely than its parent (or equally, on the right of a
+// non-associative operator).
+func operand(e Expr, parent Op, right bool) string {
+	b, ok := e.(Binary)
+	if !ok {
+		if u, isUnary := e.(Unary); isUnary && u.Op == OpNot && precedence(parent) > 3 {
+			return "(" + e.String() + ")"
+		}
+		return e.String()
+	}
+	pc, cc := precedence(parent), precedence(b.Op)
+	if cc < pc || (cc == pc && right && parent != OpAnd && parent != OpOr && parent != OpAdd && parent != OpMul) {
+		return "(" + b.String() + ")"
+	}
+	return b.String()
 }
 
 func (u Unary) String() string {
-	if u.Op == OpNot {
-		return "NOT " + u.X.String()
+	inner := u.X.String()
+	if _, ok := u.X.(Binary); ok {
+		inner = "(" + inner + ")"
 	}
-	return "-" + u.X.String()
+	if u.Op == OpNot {
+		return "NOT " + inner
+	}
+	return "-" + inner
 }
 
 func (i In) String() string {

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ddbsql/ddbsql/exec/format"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1 // a statement failed
+	exitUsage = 2 // bad command line
+)
+
+// config is the parsed command line.
+type config struct {
+	exprs       []string
+	files       []string
+	endpointURL string
+	region      string
+	profile     string
+	format      string
+	stats       string
+	allowScan   bool
+	consistent  bool
+	version     bool
+	help        bool
+}
+
+// repeated collects a flag given several times.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, "; ") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
+
+func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("ddbsql", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Var((*repeated)(&cfg.exprs), "e", "run SQL `statements` (repeatable; separate several with ;)")
+	fs.Var((*repeated)(&cfg.files), "f", "run the statements in `file` (repeatable)")
+	fs.StringVar(&cfg.endpointURL, "endpoint-url", "", "DynamoDB endpoint `URL`, e.g. http://localhost:8000 (default: AWS config, AWS_ENDPOINT_URL_DYNAMODB)")
+	fs.StringVar(&cfg.region, "region", "", "AWS `region` (default: AWS config)")
+	fs.StringVar(&cfg.profile, "profile", "", "AWS shared config `profile`")
+	fs.StringVar(&cfg.format, "format", "table", "output `format`: "+strings.Join(format.Names(), "|"))
+	fs.StringVar(&cfg.stats, "stats", "off", "statement statistics on stderr: off|text|json")
+	fs.BoolVar(&cfg.allowScan, "allow-scan", false, "allow statements that read a whole table or index with Scan")
+	fs.BoolVar(&cfg.consistent, "consistent", false, "use strongly consistent reads (not possible on global secondary indexes)")
+	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
+	fs.BoolVar(&cfg.help, "help", false, "show this help")
+	fs.BoolVar(&cfg.help, "h", false, "show this help")
+	fs.Usage = func() { usage(fs, stderr) }
+	return fs
+}
+
+func usage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprint(w, `ddbsql — SQL for Amazon DynamoDB, honest about what every query costs.
+
+Usage:
+  ddbsql [flags] -e "SELECT …"        run statements
+  ddbsql [flags] -f report.sql        run a file
+  echo "SHOW TABLES;" | ddbsql        run statements from stdin
+  ddbsql [flags]                      interactive REPL (in a terminal)
+
+Flags:
+`)
+	fs.PrintDefaults()
+	fmt.Fprint(w, `
+Statements: SELECT, EXPLAIN SELECT, SHOW TABLES, DESCRIBE t, SHOW INDEXES FROM t.
+A statement that would need a Scan fails unless --allow-scan is given.
+Exit status: 0 success, 1 a statement failed, 2 bad usage.
+`)
+}
+
+// parseFlags parses args; a usage problem returns exitUsage.
+func parseFlags(args []string, stderr io.Writer) (*config, int, bool) {
+	cfg := &config{}
+	fs := newFlagSet(cfg, stderr)
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return nil, exitOK, false
+		}
+		return nil, exitUsage, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "error: unexpected argument %q: put SQL after -e, e.g. ddbsql -e \"SELECT …\"\n", fs.Arg(0))
+		return nil, exitUsage, false
+	}
+	if cfg.help {
+		usage(fs, stderr)
+		return nil, exitOK, false
+	}
+	if !validFormat(cfg.format) {
+		fmt.Fprintf(stderr, "error: unknown --format %q; use one of %s\n", cfg.format, strings.Join(format.Names(), ", "))
+		return nil, exitUsage, false
+	}
+	switch cfg.stats {
+	case "off", "text", "json":
+	default:
+		fmt.Fprintf(stderr, "error: unknown --stats %q; use off, text or json\n", cfg.stats)
+		return nil, exitUsage, false
+	}
+	return cfg, exitOK, true
+}
+
+func validFormat(name string) bool {
+	for _, n := range format.Names() {
+		if strings.EqualFold(n, name) {
+			return true
+		}
+	}
+	return false
+}

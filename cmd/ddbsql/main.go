@@ -1,0 +1,22 @@
+// Command ddbsql runs SQL against Amazon DynamoDB: from -e, -f, piped stdin,
+// or an interactive REPL.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"golang.org/x/term"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], streams{
+		in: os.Stdin, out: os.Stdout, err: os.Stderr,
+		interactive: term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd())),
+	})
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/planner"
+)
+
+// streams are the process's standard streams.
+type streams struct {
+	in          io.Reader
+	out, err    io.Writer
+	interactive bool // stdin and stdout are terminals
+}
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+func run(ctx context.Context, args []string, io streams) int {
+	cfg, code, ok := parseFlags(args, io.err)
+	if !ok {
+		return code
+	}
+	if cfg.version {
+		fmt.Fprintf(io.out, "ddbsql %s\n", version)
+		return exitOK
+	}
+	script, code, ok := readScript(cfg, io)
+	if !ok {
+		return code
+	}
+	sess, err := connect(ctx, cfg, io)
+	if err != nil {
+		printError(io.err, err)
+		return exitError
+	}
+	if err := sess.RunScripts(ctx, script); err != nil {
+		printError(io.err, err)
+		return exitError
+	}
+	return exitOK
+}
+
+// readScript gathers the scripts from -e, -f and piped stdin, in that order.
+func readScript(cfg *config, io streams) ([]string, int, bool) {
+	var parts []string
+	parts = append(parts, cfg.exprs...)
+	for _, f := range cfg.files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintf(io.err, "error: cannot read -f %s: %v\n", f, err)
+			return nil, exitUsage, false
+		}
+		parts = append(parts, string(data))
+	}
+	if len(parts) == 0 {
+		if io.interactive {
+			fmt.Fprintln(io.err, "error: the interactive REPL is not available yet; run statements with -e \"…\", -f FILE, or pipe them on stdin")
+			return nil, exitUsage, false
+		}
+		data, err := readAll(io.in)
+		if err != nil {
+			fmt.Fprintf(io.err, "error: cannot read stdin: %v\n", err)
+			return nil, exitUsage, false
+		}
+		parts = append(parts, data)
+	}
+	return parts, exitOK, true
+}
+
+func readAll(r io.Reader) (string, error) {
+	if r == nil {
+		return "", nil
+	}
+	b, err := io.ReadAll(r)
+	return string(b), err
+}
+
+func connect(ctx context.Context, cfg *config, io streams) (*session.Session, error) {
+	conn, err := dynamo.Connect(ctx, dynamo.ConnectOptions{EndpointURL: cfg.endpointURL, Region: cfg.region, Profile: cfg.profile})
+	if err != nil {
+		return nil, &exec.Error{Code: exec.CodeCredentials, Msg: err.Error()}
+	}
+	s := session.New(conn.Client, io.out, io.err)
+	s.Format = strings.ToLower(cfg.format)
+	s.Stats = session.StatsMode(cfg.stats)
+	s.Options = planner.Options{AllowScan: cfg.allowScan, Consistent: cfg.consistent}
+	return s, nil
+}
+
+// printError writes an error as "error: …" with any further lines (source
+// excerpt, caret, hint) below it.
+func printError(w io.Writer, err error) {
+	msg, hint := err.Error(), ""
+	var pe *planner.Error
+	var ee *exec.Error
+	var se *parser.Error
+	switch {
+	case errors.As(err, &pe):
+		msg, hint = pe.Msg, pe.Hint
+	case errors.As(err, &ee):
+		msg, hint = ee.Msg, ee.Hint
+	case errors.As(err, &se):
+		msg = se.Error()
+	}
+	lines := strings.Split(strings.TrimRight(msg, "\n"), "\n")
+	fmt.Fprintf(w, "error: %s\n", lines[0])
+	for _, l := range lines[1:] {
+		fmt.Fprintf(w, "%s\n", l)
+	}
+	if hint != "" {
+		fmt.Fprintf(w, "hint: %s\n", hint)
+	}
+}

@@ -1,0 +1,181 @@
+package exec
+
+import (
+	"fmt"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/expr"
+)
+
+// accumulator folds one aggregate over the rows of a group.
+type accumulator interface {
+	add(v value.Value) error
+	result() (value.Value, error)
+}
+
+func newAccumulator(a expr.Aggregate) accumulator {
+	var acc accumulator
+	switch a.Func {
+	case "count":
+		acc = &countAcc{star: a.Arg == nil}
+	case "sum":
+		acc = &sumAcc{name: a.String()}
+	case "avg":
+		acc = &sumAcc{name: a.String(), avg: true}
+	case "min":
+		acc = &extremeAcc{}
+	case "max":
+		acc = &extremeAcc{max: true}
+	}
+	if a.Distinct {
+		acc = &distinctAcc{inner: acc, seen: map[string]struct{}{}}
+	}
+	return acc
+}
+
+type countAcc struct {
+	star bool
+	n    int64
+}
+
+func (c *countAcc) add(v value.Value) error {
+	if c.star || !v.IsNull() {
+		c.n++
+	}
+	return nil
+}
+
+func (c *countAcc) result() (value.Value, error) {
+	return value.NumTrusted(itoa64(c.n)), nil
+}
+
+// sumAcc adds numbers exactly; AVG divides at the end, rounding to 38
+// significant digits only when the quotient does not terminate.
+type sumAcc struct {
+	name  string
+	avg   bool
+	n     int64
+	isInt bool
+	i     int64
+	dec   *apd.Decimal
+}
+
+var wideSum = apd.Context{Precision: 200, MaxExponent: apd.MaxExponent, MinExponent: apd.MinExponent, Rounding: apd.RoundHalfEven}
+
+func (s *sumAcc) add(v value.Value) error {
+	if v.IsNull() {
+		return nil
+	}
+	if v.Kind() != value.Number {
+		return execErrorf(CodeEval, "%s: %s is a %s value, not a number; filter such items out, e.g. WHERE attribute_type(x, 'N')",
+			s.name, value.Display(v), v.Kind())
+	}
+	if s.n == 0 {
+		s.isInt = true
+	}
+	s.n++
+	if s.isInt {
+		if x, ok := v.Int64(); ok {
+			if sum, ok := addInt64(s.i, x); ok {
+				s.i = sum
+				return nil
+			}
+		}
+		s.isInt = false
+		s.dec = apd.New(s.i, 0)
+	}
+	d, err := v.Decimal()
+	if err != nil {
+		return execErrorf(CodeEval, "%s: %v", s.name, err)
+	}
+	if _, err := wideSum.Add(s.dec, s.dec, d); err != nil {
+		return execErrorf(CodeEval, "%s: %v", s.name, err)
+	}
+	return nil
+}
+
+func addInt64(a, b int64) (int64, bool) {
+	c := a + b
+	if (c > a) == (b > 0) {
+		return c, true
+	}
+	return 0, false
+}
+
+func (s *sumAcc) result() (value.Value, error) {
+	if s.n == 0 {
+		return value.MissingValue(), nil
+	}
+	total := s.dec
+	if s.isInt {
+		total = apd.New(s.i, 0)
+	}
+	if s.avg {
+		q := new(apd.Decimal)
+		ctx := value.NumberContext
+		ctx.Traps = apd.Overflow | apd.Underflow | apd.DivisionByZero | apd.InvalidOperation
+		if _, err := ctx.Quo(q, total, apd.New(s.n, 0)); err != nil {
+			return value.Value{}, execErrorf(CodeEval, "%s: %v", s.name, err)
+		}
+		total = q
+	}
+	v, err := value.NumFromDecimal(total)
+	if err != nil {
+		return value.Value{}, execErrorf(CodeEval, "overflow: %s = %s does not fit a DynamoDB number: %v", s.name, total.Text('f'), err)
+	}
+	return v, nil
+}
+
+// extremeAcc keeps the MIN or MAX by ddbsql's total order (numbers
+// numerically, strings and binaries byte-wise; different types by type).
+type extremeAcc struct {
+	max  bool
+	have bool
+	best value.Value
+}
+
+func (e *extremeAcc) add(v value.Value) error {
+	if v.IsNull() {
+		return nil
+	}
+	if !e.have {
+		e.best, e.have = v, true
+		return nil
+	}
+	c := value.Order(v, e.best)
+	if (e.max && c > 0) || (!e.max && c < 0) {
+		e.best = v
+	}
+	return nil
+}
+
+func (e *extremeAcc) result() (value.Value, error) {
+	if !e.have {
+		return value.MissingValue(), nil
+	}
+	return e.best, nil
+}
+
+// distinctAcc feeds each distinct non-NULL value to the inner accumulator once.
+type distinctAcc struct {
+	inner accumulator
+	seen  map[string]struct{}
+}
+
+func (d *distinctAcc) add(v value.Value) error {
+	if v.IsNull() {
+		return nil
+	}
+	k := string(value.AppendBinary(nil, v))
+	if _, ok := d.seen[k]; ok {
+		return nil
+	}
+	d.seen[k] = struct{}{}
+	return d.inner.add(v)
+}
+
+func (d *distinctAcc) result() (value.Value, error) { return d.inner.result() }
+
+func itoa64(n int64) string { return fmt.Sprint(n) }

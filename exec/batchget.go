@@ -1,0 +1,104 @@
+package exec
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbsql/ddbsql/exec/value"
+)
+
+// maxUnprocessedRounds bounds how often unprocessed keys are re-sent before
+// the statement fails (rather than silently returning fewer rows).
+const maxUnprocessedRounds = 12
+
+// batchGet sends one BatchGetItem for a single table and re-sends its
+// UnprocessedKeys with exponential backoff and full jitter until every key
+// is processed. It returns the items found (in no particular order).
+func batchGet(ctx context.Context, env *Env, in *dynamodb.BatchGetItemInput) ([]value.Value, error) {
+	var found []value.Value
+	req := in
+	for round := 0; ; round++ {
+		out, err := env.Client.BatchGetItem(ctx, req)
+		if err != nil {
+			env.Stats.UnitRequest("BatchGetItem")
+			return nil, DynamoError("BatchGetItem", err)
+		}
+		n := 0
+		for _, items := range out.Responses {
+			conv, err := convertItems(items)
+			if err != nil {
+				return nil, err
+			}
+			found = append(found, conv...)
+			n += len(items)
+		}
+		env.Stats.Request("BatchGetItem", int64(n), int64(n), false, out.ConsumedCapacity...)
+		pending := 0
+		for _, ka := range out.UnprocessedKeys {
+			pending += len(ka.Keys)
+		}
+		if pending == 0 {
+			return found, nil
+		}
+		if round+1 >= maxUnprocessedRounds {
+			return nil, execErrorf(CodeThrottled, "BatchGetItem: %d keys were still unprocessed after %d attempts; the result would be incomplete, so the statement stops", pending, round+1)
+		}
+		if err := sleepBackoff(ctx, round); err != nil {
+			return nil, DynamoError("BatchGetItem", err)
+		}
+		req = &dynamodb.BatchGetItemInput{RequestItems: out.UnprocessedKeys, ReturnConsumedCapacity: in.ReturnConsumedCapacity}
+	}
+}
+
+// sleepBackoff waits a random time up to 50 ms × 2^round (capped at 5 s).
+func sleepBackoff(ctx context.Context, round int) error {
+	ceiling := 50 * time.Millisecond << min(round, 7)
+	ceiling = min(ceiling, 5*time.Second)
+	d := time.Duration(rand.Int64N(int64(ceiling)) + 1)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// keyString encodes an item's key attributes for matching.
+func keyString(item value.Value, keys []string) string {
+	var b []byte
+	for _, k := range keys {
+		b = value.AppendBinary(b, item.Attr(k))
+	}
+	return string(b)
+}
+
+// keyStringAV encodes a request key the same way.
+func keyStringAV(key map[string]types.AttributeValue, keys []string) string {
+	var b []byte
+	for _, k := range keys {
+		v, _ := value.FromAttributeValue(key[k])
+		b = value.AppendBinary(b, v)
+	}
+	return string(b)
+}
+
+// inKeyOrder returns found items in the order of the requested keys.
+func inKeyOrder(found []value.Value, requested []map[string]types.AttributeValue, keys []string) []value.Value {
+	byKey := make(map[string]value.Value, len(found))
+	for _, it := range found {
+		byKey[keyString(it, keys)] = it
+	}
+	out := make([]value.Value, 0, len(found))
+	for _, k := range requested {
+		if it, ok := byKey[keyStringAV(k, keys)]; ok {
+			out = append(out, it)
+		}
+	}
+	return out
+}

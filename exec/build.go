@@ -1,0 +1,64 @@
+package exec
+
+import (
+	"fmt"
+
+	"github.com/ddbsql/ddbsql/planner"
+)
+
+// Build turns a plan tree into operators.
+func Build(env *Env, n planner.Node) (Operator, error) {
+	switch t := n.(type) {
+	case *planner.Access:
+		switch {
+		case t.Count:
+			return &countOp{env: env, access: t}, nil
+		case t.Op == planner.OpGetItem || t.Op == planner.OpBatchGetItem:
+			return &getOp{env: env, access: t}, nil
+		}
+		return newReadOp(env, t), nil
+	}
+	if hj, ok := n.(*planner.HashJoin); ok {
+		probe, err := Build(env, hj.Probe)
+		if err != nil {
+			return nil, err
+		}
+		build, err := Build(env, hj.Build)
+		if err != nil {
+			probe.Close()
+			return nil, err
+		}
+		return newHashJoinOp(env, hj, probe, build), nil
+	}
+	inputs := n.Inputs()
+	if len(inputs) != 1 {
+		return nil, execErrorf(CodeInternal, "plan node %T has %d inputs", n, len(inputs))
+	}
+	in, err := Build(env, inputs[0])
+	if err != nil {
+		return nil, err
+	}
+	switch t := n.(type) {
+	case *planner.LookupJoin:
+		return newLookupJoinOp(env, t, in), nil
+	case *planner.Fetch:
+		return &fetchOp{env: env, node: t, input: in}, nil
+	case *planner.Filter:
+		return &filterOp{env: env, pred: t.Pred, input: in}, nil
+	case *planner.Aggregate:
+		return &aggregateOp{env: env, node: t, input: in}, nil
+	case *planner.Project:
+		if t.Star {
+			return &starOp{env: env, input: in}, nil
+		}
+		return &projectOp{env: env, exprs: t.Exprs, names: t.Names, input: in}, nil
+	case *planner.Distinct:
+		return &distinctOp{env: env, input: in}, nil
+	case *planner.Sort:
+		return &sortOp{env: env, keys: t.Keys, topN: t.TopN, input: in}, nil
+	case *planner.Limit:
+		return newLimitOp(in, t.Offset, t.Count), nil
+	}
+	in.Close()
+	return nil, execErrorf(CodeInternal, "%s", fmt.Sprintf("no operator for plan node %T", n))
+}

@@ -1,0 +1,15 @@
+// Package exec runs plans: it turns a planner.Plan into a tree of operators
+// that pull Arrow record batches from DynamoDB reads up through client-side
+// filters, aggregation, projection, sorting and limits.
+//
+// Phase: exec. Invariants:
+//   - Only access operators (and Fetch) talk to DynamoDB; they paginate to
+//     the end (an empty page with a LastEvaluatedKey is not the end), check
+//     ctx between pages, never read a page nobody asked for, and record
+//     requests, pages, items read/returned and consumed capacity in Stats.
+//   - A batch returned by Next belongs to the caller, who must Release it.
+//     Close is idempotent and safe before the first Next.
+//   - A statement either returns every matching row or fails with an error;
+//     it never returns a shorter result silently.
+//   - Errors are *Error with a stable Code.
+package exec

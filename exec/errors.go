@@ -1,0 +1,141 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/smithy-go"
+)
+
+// Error codes. Tests and callers match on these; keep them stable.
+const (
+	CodeCancelled    = "cancelled"
+	CodeTimeout      = "timeout"
+	CodeUnreachable  = "unreachable"
+	CodeCredentials  = "credentials"
+	CodeAccessDenied = "access_denied"
+	CodeNotFound     = "not_found"
+	CodeValidation   = "validation"
+	CodeThrottled    = "throttled"
+	CodeDynamo       = "dynamodb"
+	CodeDecode       = "decode"
+	CodeEval         = "eval"
+	CodeBudget       = "budget"
+	CodeInternal     = "internal"
+)
+
+// Error is a failure while running a statement.
+type Error struct {
+	Code string
+	Msg  string
+	Hint string
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Hint == "" {
+		return e.Msg
+	}
+	return e.Msg + "\n" + e.Hint
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func execErrorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
+// DynamoError explains an error from a DynamoDB call. op names the call.
+func DynamoError(op string, err error) error {
+	var ee *Error
+	if errors.As(err, &ee) {
+		return ee
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		return &Error{Code: CodeCancelled, Msg: "cancelled", Err: err}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &Error{Code: CodeTimeout, Msg: op + ": timed out", Err: err}
+	}
+	if e := credentialsError(err); e != nil {
+		return e
+	}
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) {
+		return apiError(op, apiErr, err)
+	}
+	if e := networkError(op, err); e != nil {
+		return e
+	}
+	var maxAttempts *retry.MaxAttemptsError
+	if errors.As(err, &maxAttempts) {
+		return &Error{Code: CodeThrottled, Msg: fmt.Sprintf("%s: gave up after %d attempts: %v", op, maxAttempts.Attempt, maxAttempts.Err), Err: err}
+	}
+	return &Error{Code: CodeDynamo, Msg: fmt.Sprintf("%s: %v", op, err), Err: err}
+}
+
+func apiError(op string, apiErr smithy.APIError, err error) *Error {
+	code, msg := apiErr.ErrorCode(), apiErr.ErrorMessage()
+	switch code {
+	case "ResourceNotFoundException":
+		return &Error{Code: CodeNotFound, Msg: fmt.Sprintf("%s: %s", op, msg), Hint: "SHOW TABLES lists the tables at this endpoint and region", Err: err}
+	case "ValidationException":
+		return &Error{Code: CodeValidation, Msg: fmt.Sprintf("DynamoDB rejected the %s request: %s", op, msg), Err: err}
+	case "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded":
+		return &Error{Code: CodeThrottled, Msg: fmt.Sprintf("%s was throttled by DynamoDB and retries were exhausted: %s", op, msg),
+			Hint: "lower the read rate with --rate-limit, or retry later", Err: err}
+	case "AccessDeniedException":
+		return &Error{Code: CodeAccessDenied, Msg: fmt.Sprintf("%s: access denied: %s", op, msg), Hint: "check the IAM permissions of this profile (dynamodb:" + op + ")", Err: err}
+	case "UnrecognizedClientException", "InvalidSignatureException", "MissingAuthenticationTokenException", "ExpiredTokenException":
+		return &Error{Code: CodeCredentials, Msg: fmt.Sprintf("%s: DynamoDB did not accept the credentials: %s", op, msg),
+			Hint: credentialsHint, Err: err}
+	}
+	return &Error{Code: CodeDynamo, Msg: fmt.Sprintf("%s failed: %s: %s", op, code, msg), Err: err}
+}
+
+const credentialsHint = "use --profile NAME, set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, point --endpoint-url at DynamoDB Local, or try ddbsql --demo"
+
+func credentialsError(err error) *Error {
+	text := err.Error()
+	if strings.Contains(text, "failed to retrieve credentials") || strings.Contains(text, "no valid credential sources") ||
+		strings.Contains(text, "static credentials are empty") || strings.Contains(text, "failed to refresh cached credentials") {
+		return &Error{Code: CodeCredentials, Msg: "no AWS credentials found", Hint: credentialsHint, Err: err}
+	}
+	return nil
+}
+
+func networkError(op string, err error) *Error {
+	var uerr *url.Error
+	var nerr net.Error
+	var operr *net.OpError
+	var dnsErr *net.DNSError
+	endpoint := ""
+	if errors.As(err, &uerr) {
+		if u, perr := url.Parse(uerr.URL); perr == nil {
+			endpoint = u.Scheme + "://" + u.Host
+		}
+	}
+	if !errors.As(err, &operr) && !errors.As(err, &dnsErr) && !errors.As(err, &nerr) && uerr == nil {
+		return nil
+	}
+	where := "DynamoDB"
+	if endpoint != "" {
+		where = endpoint
+	}
+	reason := err.Error()
+	switch {
+	case dnsErr != nil || errors.As(err, &dnsErr):
+		reason = "the host name does not resolve"
+	case strings.Contains(reason, "connection refused"):
+		reason = "connection refused"
+	case nerr != nil && nerr.Timeout(), errors.As(err, &nerr) && nerr.Timeout():
+		reason = "no answer within the timeout"
+	}
+	return &Error{Code: CodeUnreachable, Msg: fmt.Sprintf("cannot reach %s (%s): %s", where, op, reason),
+		Hint: "check --endpoint-url, --region and the network; for offline use try ddbsql --demo", Err: err}
+}

@@ -1,0 +1,81 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+
+	"github.com/ddbsql/ddbsql/exec/eval"
+	"github.com/ddbsql/ddbsql/planner/expr"
+)
+
+// filterOp keeps rows where the predicate is TRUE (not FALSE, not NULL).
+type filterOp struct {
+	env   *Env
+	pred  expr.Expr
+	input Operator
+	row   batchRow
+}
+
+func (op *filterOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for {
+		in, err := op.input.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out, err := op.apply(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		if out != nil {
+			return out, nil
+		}
+	}
+}
+
+// apply returns the surviving rows (nil when none) and releases in.
+func (op *filterOp) apply(ctx context.Context, in arrow.RecordBatch) (arrow.RecordBatch, error) {
+	n := int(in.NumRows())
+	mask := array.NewBooleanBuilder(op.env.Mem)
+	defer mask.Release()
+	mask.Reserve(n)
+	op.row.reset(in)
+	kept := 0
+	for i := 0; i < n; i++ {
+		op.row.i = i
+		t, err := eval.Test(op.pred, &op.row)
+		if err != nil {
+			in.Release()
+			return nil, evalError(err)
+		}
+		keep := t == eval.True
+		if keep {
+			kept++
+		}
+		mask.UnsafeAppend(keep)
+	}
+	switch kept {
+	case n:
+		return in, nil
+	case 0:
+		in.Release()
+		return nil, nil
+	}
+	m := mask.NewArray()
+	defer m.Release()
+	out, err := compute.FilterRecordBatch(compute.WithAllocator(ctx, op.env.Mem), in, m, compute.DefaultFilterOptions())
+	in.Release()
+	if err != nil {
+		return nil, execErrorf(CodeInternal, "filter: %v", err)
+	}
+	return out, nil
+}
+
+func (op *filterOp) Close() error { return op.input.Close() }
+
+// evalError wraps an evaluation failure.
+func evalError(err error) error {
+	return &Error{Code: CodeEval, Msg: err.Error(), Err: err}
+}

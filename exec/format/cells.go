@@ -1,0 +1,71 @@
+package format
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/ddbsql/ddbsql/exec/columnar"
+	"github.com/ddbsql/ddbsql/exec/value"
+)
+
+// batchColumns wraps every column of rec for reading, and rejects Arrow
+// types the columnar encoding never produces instead of letting a reader
+// panic on them later.
+func batchColumns(rec arrow.RecordBatch) ([]columnar.Column, []string, error) {
+	n := int(rec.NumCols())
+	cols := make([]columnar.Column, n)
+	names := make([]string, n)
+	for i := 0; i < n; i++ {
+		f := rec.Schema().Field(i)
+		c := columnar.ColumnOf(rec, i)
+		if !arrayFits(c) {
+			return nil, nil, fmt.Errorf("format: column %q has Arrow type %s, which does not hold DynamoDB values", f.Name, f.Type)
+		}
+		cols[i], names[i] = c, f.Name
+	}
+	return cols, names, nil
+}
+
+// arrayFits reports whether the array's Go type is the one its encoding reads.
+func arrayFits(c columnar.Column) bool {
+	switch c.Encoding() {
+	case columnar.EncString, columnar.EncNumberText:
+		_, ok := c.Array().(*array.String)
+		return ok
+	case columnar.EncInt64:
+		_, ok := c.Array().(*array.Int64)
+		return ok
+	case columnar.EncBool:
+		_, ok := c.Array().(*array.Boolean)
+		return ok
+	case columnar.EncBinary, columnar.EncValue:
+		_, ok := c.Array().(*array.Binary)
+		return ok
+	}
+	return false
+}
+
+// cellAt reads one cell, turning a decoding panic (a corrupt encoded value)
+// into an error: no value may crash the output.
+func cellAt(c columnar.Column, name string, row int) (v value.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("format: column %q row %d: cannot decode value: %v", name, row, r)
+		}
+	}()
+	return c.Value(row), nil
+}
+
+// ownedText renders a value for the text formats (value.Display) as a string
+// that owns its memory. Strings and numbers read from Arrow share the
+// batch's buffers; anything kept past WriteBatch must be cloned.
+func ownedText(v value.Value) string {
+	switch v.Kind() {
+	case value.String, value.Number:
+		return strings.Clone(v.Text())
+	}
+	return value.Display(v)
+}

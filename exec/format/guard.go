@@ -1,0 +1,83 @@
+package format
+
+import (
+	"errors"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// impl is one format's writer; guard enforces the call order around it, so
+// an impl sees begin once, then batches, then end once.
+type impl interface {
+	begin(h Header) error
+	batch(rec arrow.RecordBatch) error
+	end() error
+}
+
+type state uint8
+
+const (
+	stateNew state = iota
+	stateOpen
+	stateDone
+)
+
+// guard implements Writer's lifecycle: Begin once, WriteBatch only while
+// open, End exactly once. A failed WriteBatch is sticky: later batches return
+// the same error, and End still finishes the output.
+type guard struct {
+	impl  impl
+	state state
+	err   error
+}
+
+var (
+	errNotBegun   = errors.New("format: WriteBatch or End before Begin")
+	errTwiceBegun = errors.New("format: Begin called twice")
+	errEnded      = errors.New("format: writer already ended")
+	errNilBatch   = errors.New("format: nil record batch")
+)
+
+func (g *guard) Begin(h Header) error {
+	switch g.state {
+	case stateOpen:
+		return errTwiceBegun
+	case stateDone:
+		return errEnded
+	}
+	g.state = stateOpen
+	if err := g.impl.begin(h); err != nil {
+		g.err = err
+		return err
+	}
+	return nil
+}
+
+func (g *guard) WriteBatch(rec arrow.RecordBatch) error {
+	switch {
+	case g.state == stateNew:
+		return errNotBegun
+	case g.state == stateDone:
+		return errEnded
+	case g.err != nil:
+		return g.err
+	case rec == nil:
+		return errNilBatch
+	}
+	if err := g.impl.batch(rec); err != nil {
+		g.err = err
+		return err
+	}
+	return nil
+}
+
+func (g *guard) End() error {
+	switch g.state {
+	case stateNew:
+		return errNotBegun
+	case stateDone:
+		return errEnded
+	}
+	g.state = stateDone
+	return g.impl.end()
+}

@@ -1,0 +1,59 @@
+package format
+
+import (
+	"sort"
+	"strconv"
+)
+
+// uniqueNames makes output keys unique for JSON objects. The first
+// occurrence of a name keeps it; a later duplicate becomes name_2, name_3, …,
+// skipping any candidate that is already a column name.
+func uniqueNames(names []string) []string {
+	taken := make(map[string]bool, len(names))
+	for _, n := range names {
+		taken[n] = true
+	}
+	seen := make(map[string]bool, len(names))
+	out := make([]string, len(names))
+	for i, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			out[i] = n
+			continue
+		}
+		for k := 2; ; k++ {
+			c := n + "_" + strconv.Itoa(k)
+			if !taken[c] {
+				taken[c], seen[c] = true, true
+				out[i] = c
+				break
+			}
+		}
+	}
+	return out
+}
+
+// dynamicOrder orders a batch's fields for SELECT * output: the key
+// attributes present, in key order, then every other field by name in byte
+// order. It returns indices into names.
+func dynamicOrder(names, keys []string) []int {
+	used := make([]bool, len(names))
+	order := make([]int, 0, len(names))
+	for _, k := range keys {
+		for i, n := range names {
+			if n == k && !used[i] {
+				used[i] = true
+				order = append(order, i)
+				break
+			}
+		}
+	}
+	rest := make([]int, 0, len(names)-len(order))
+	for i := range names {
+		if !used[i] {
+			rest = append(rest, i)
+		}
+	}
+	sort.SliceStable(rest, func(a, b int) bool { return names[rest[a]] < names[rest[b]] })
+	return append(order, rest...)
+}

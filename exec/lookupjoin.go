@@ -1,0 +1,285 @@
+package exec
+
+import (
+	"context"
+	"io"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbsql/ddbsql/exec/eval"
+	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner"
+)
+
+// maxLookupCache bounds the lookup results kept for reuse across batches;
+// past it the cache starts over (lookups may repeat, results stay right).
+const maxLookupCache = 100_000
+
+// lookupJoinOp joins each input row to the items found by key. It pulls
+// input batches until it has a full request's worth of new lookup values
+// (100 keys for BatchGetItem, one round of concurrent Queries otherwise),
+// looks them up, then emits those batches joined, in input order.
+type lookupJoinOp struct {
+	env     *Env
+	node    *planner.LookupJoin
+	input   Operator
+	emitter joinEmitter
+	cache   map[string][]value.Value
+	out     []arrow.RecordBatch
+	done    bool
+}
+
+func newLookupJoinOp(env *Env, n *planner.LookupJoin, input Operator) *lookupJoinOp {
+	return &lookupJoinOp{env: env, node: n, input: input, cache: map[string][]value.Value{},
+		emitter: joinEmitter{env: env, kind: n.Kind, source: n.Source, keys: n.KeyAttrs, residual: n.Residual}}
+}
+
+// pending is an input batch waiting for its lookups.
+type pending struct {
+	rec    arrow.RecordBatch
+	values []value.Value // probe value per row (Missing: cannot match)
+}
+
+func (op *lookupJoinOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for {
+		if len(op.out) > 0 {
+			b := op.out[0]
+			op.out = op.out[1:]
+			return b, nil
+		}
+		if op.done {
+			return nil, io.EOF
+		}
+		if err := op.step(ctx); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// step reads input until a lookup round is worth sending, sends it, and
+// queues the joined batches.
+func (op *lookupJoinOp) step(ctx context.Context) error {
+	want := op.env.concurrency()
+	if op.node.Op == planner.OpBatchGetItem {
+		want = 100
+	}
+	var batches []pending
+	fresh := map[string]value.Value{}
+	defer func() {
+		for _, p := range batches {
+			p.rec.Release()
+		}
+	}()
+	for len(fresh) < want {
+		rec, err := op.input.Next(ctx)
+		if err == io.EOF {
+			op.done = true
+			break
+		}
+		if err != nil {
+			return err
+		}
+		p, err := op.probe(rec)
+		batches = append(batches, p)
+		if err != nil {
+			return err
+		}
+		for _, v := range p.values {
+			if v.Kind() == value.Missing {
+				continue
+			}
+			k := lookupKey(v)
+			if _, cached := op.cache[k]; !cached {
+				fresh[k] = v
+			}
+		}
+	}
+	if err := op.resolve(ctx, fresh); err != nil {
+		return err
+	}
+	for _, p := range batches {
+		matches := make([][]value.Value, len(p.values))
+		for i, v := range p.values {
+			if v.Kind() != value.Missing {
+				matches[i] = op.cache[lookupKey(v)]
+			}
+		}
+		out, err := op.emitter.emit(p.rec, matches)
+		if err != nil {
+			return err
+		}
+		op.out = append(op.out, out...)
+	}
+	return nil
+}
+
+// probe evaluates the lookup value of every row. Values that cannot be a key
+// of the right type (NULL, another type, an empty string) never match and
+// are never sent.
+func (op *lookupJoinOp) probe(rec arrow.RecordBatch) (pending, error) {
+	row := newBatchRow(rec)
+	p := pending{rec: rec, values: make([]value.Value, rec.NumRows())}
+	for i := range p.values {
+		row.i = i
+		v, err := eval.Eval(op.node.Probe, row)
+		if err != nil {
+			return p, evalError(err)
+		}
+		if v.Kind() != op.node.KeyType || ((v.Kind() == value.String || v.Kind() == value.Binary) && v.Text() == "") {
+			v = value.MissingValue()
+		}
+		p.values[i] = v
+	}
+	return p, nil
+}
+
+func lookupKey(v value.Value) string { return string(value.AppendBinary(nil, v)) }
+
+// resolve looks up every fresh value and fills the cache (values without
+// items map to nil, so they are not looked up again).
+func (op *lookupJoinOp) resolve(ctx context.Context, fresh map[string]value.Value) error {
+	if len(fresh) == 0 {
+		return nil
+	}
+	if len(op.cache)+len(fresh) > maxLookupCache {
+		op.cache = map[string][]value.Value{}
+	}
+	vals := make([]value.Value, 0, len(fresh))
+	for k, v := range fresh {
+		op.cache[k] = nil
+		vals = append(vals, v)
+	}
+	var found []value.Value
+	var err error
+	if op.node.Op == planner.OpBatchGetItem {
+		found, err = op.batchLookup(ctx, vals)
+	} else {
+		found, err = op.queryLookup(ctx, vals)
+	}
+	if err != nil {
+		return err
+	}
+	if op.node.Fetch != nil {
+		if found, err = fetchItems(ctx, op.env, op.node.Fetch, found); err != nil {
+			return err
+		}
+	}
+	for _, it := range found {
+		k := lookupKey(it.Attr(op.node.Attr))
+		op.cache[k] = append(op.cache[k], it)
+	}
+	return nil
+}
+
+func (op *lookupJoinOp) batchLookup(ctx context.Context, vals []value.Value) ([]value.Value, error) {
+	var reqs []*dynamodb.BatchGetItemInput
+	for start := 0; start < len(vals); start += 100 {
+		ka := *op.node.Batch
+		ka.Keys = nil
+		for _, v := range vals[start:min(start+100, len(vals))] {
+			key := map[string]types.AttributeValue{op.node.Attr: v.AttributeValue()}
+			for k, fv := range op.node.FixedKey {
+				key[k] = fv.AttributeValue()
+			}
+			ka.Keys = append(ka.Keys, key)
+		}
+		reqs = append(reqs, &dynamodb.BatchGetItemInput{
+			RequestItems:           map[string]types.KeysAndAttributes{op.node.Table: ka},
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
+		})
+	}
+	return parallel(ctx, op.env, len(reqs), func(ctx context.Context, i int) ([]value.Value, error) {
+		return batchGet(ctx, op.env, reqs[i])
+	})
+}
+
+func (op *lookupJoinOp) queryLookup(ctx context.Context, vals []value.Value) ([]value.Value, error) {
+	return parallel(ctx, op.env, len(vals), func(ctx context.Context, i int) ([]value.Value, error) {
+		in := *op.node.Query
+		in.ExpressionAttributeValues = make(map[string]types.AttributeValue, len(op.node.Query.ExpressionAttributeValues))
+		for k, v := range op.node.Query.ExpressionAttributeValues {
+			in.ExpressionAttributeValues[k] = v
+		}
+		in.ExpressionAttributeValues[op.node.ValuePlaceholder] = vals[i].AttributeValue()
+		p := &pager{env: op.env, query: &in}
+		var items []value.Value
+		for {
+			pg, err := p.next(ctx)
+			if err == io.EOF {
+				return items, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, pg.items...)
+		}
+	})
+}
+
+// parallel runs n tasks with the environment's concurrency and concatenates
+// their results in task order; the first error cancels the rest.
+func parallel(ctx context.Context, env *Env, n int, task func(context.Context, int) ([]value.Value, error)) ([]value.Value, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	results := make([][]value.Value, n)
+	errs := make([]error, n)
+	sem := make(chan struct{}, env.concurrency())
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				errs[i] = DynamoError("lookup", ctx.Err())
+				return
+			}
+			defer func() { <-sem }()
+			results[i], errs[i] = task(ctx, i)
+			if errs[i] != nil {
+				cancel()
+			}
+		}(i)
+	}
+	wg.Wait()
+	var out []value.Value
+	for i := range results {
+		if errs[i] != nil {
+			return nil, firstRealError(errs)
+		}
+		out = append(out, results[i]...)
+	}
+	return out, nil
+}
+
+// firstRealError prefers the error that caused a cancellation over the
+// cancellations it caused.
+func firstRealError(errs []error) error {
+	var fallback error
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		if e, ok := err.(*Error); ok && e.Code == CodeCancelled {
+			if fallback == nil {
+				fallback = err
+			}
+			continue
+		}
+		return err
+	}
+	return fallback
+}
+
+func (op *lookupJoinOp) Close() error {
+	for _, b := range op.out {
+		b.Release()
+	}
+	op.out = nil
+	op.done = true
+	return op.input.Close()
+}

@@ -1,0 +1,111 @@
+package exec
+
+import (
+	"context"
+	"io"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbsql/ddbsql/exec/value"
+)
+
+// page is one Query or Scan response, decoded.
+type page struct {
+	items   []value.Value
+	count   int64 // items returned (Select=COUNT: the count)
+	scanned int64 // items read (ScannedCount)
+}
+
+// pager walks the pages of one Query or Scan request, one page per call,
+// resuming from LastEvaluatedKey. It never asks for a page before next.
+type pager struct {
+	env      *Env
+	query    *dynamodb.QueryInput
+	scan     *dynamodb.ScanInput
+	startKey map[string]types.AttributeValue
+	done     bool
+}
+
+func (p *pager) op() string {
+	if p.query != nil {
+		return "Query"
+	}
+	return "Scan"
+}
+
+// next returns the next page, or io.EOF after the last one. A page may be
+// empty while more remain (DynamoDB stops at 1 MB read before filtering).
+func (p *pager) next(ctx context.Context) (page, error) {
+	if p.done {
+		return page{}, io.EOF
+	}
+	if err := ctx.Err(); err != nil {
+		return page{}, DynamoError(p.op(), err)
+	}
+	var (
+		raw     []map[string]types.AttributeValue
+		lek     map[string]types.AttributeValue
+		count   int32
+		scanned int32
+		cc      *types.ConsumedCapacity
+	)
+	if p.query != nil {
+		in := *p.query
+		in.ExclusiveStartKey = p.startKey
+		out, err := p.env.Client.Query(ctx, &in)
+		if err != nil {
+			p.env.Stats.UnitRequest("Query")
+			return page{}, DynamoError("Query", err)
+		}
+		raw, lek, count, scanned, cc = out.Items, out.LastEvaluatedKey, out.Count, out.ScannedCount, out.ConsumedCapacity
+	} else {
+		in := *p.scan
+		in.ExclusiveStartKey = p.startKey
+		out, err := p.env.Client.Scan(ctx, &in)
+		if err != nil {
+			p.env.Stats.UnitRequest("Scan")
+			return page{}, DynamoError("Scan", err)
+		}
+		raw, lek, count, scanned, cc = out.Items, out.LastEvaluatedKey, out.Count, out.ScannedCount, out.ConsumedCapacity
+	}
+	var caps []types.ConsumedCapacity
+	if cc != nil {
+		caps = append(caps, *cc)
+	}
+	p.env.Stats.Request(p.op(), int64(scanned), int64(count), true, caps...)
+	p.startKey = lek
+	p.done = len(lek) == 0
+	items, err := convertItems(raw)
+	if err != nil {
+		return page{}, err
+	}
+	return page{items: items, count: int64(count), scanned: int64(scanned)}, nil
+}
+
+// prefetch fetches the first page of every pager concurrently, bounded by
+// the environment's concurrency, so IN-list Queries and scan segments start
+// together. Later pages are fetched only on demand.
+func prefetch(ctx context.Context, env *Env, pagers []*pager) ([]page, error) {
+	pages := make([]page, len(pagers))
+	errs := make([]error, len(pagers))
+	sem := make(chan struct{}, env.concurrency())
+	done := make(chan int, len(pagers))
+	for i := range pagers {
+		go func(i int) {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			pages[i], errs[i] = pagers[i].next(ctx)
+			done <- i
+		}(i)
+	}
+	for range pagers {
+		<-done
+	}
+	for _, err := range errs {
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+	}
+	return pages, nil
+}

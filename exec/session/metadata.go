@@ -1,0 +1,100 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/exec/columnar"
+	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner"
+)
+
+func (s *Session) showTables(ctx context.Context) error {
+	names, err := s.Catalog.Tables(ctx)
+	if err != nil {
+		return exec.DynamoError("ListTables", err)
+	}
+	cols := []string{"table_name"}
+	b := columnar.NewRowBuilder(s.Mem, cols)
+	for _, n := range names {
+		b.Append([]value.Value{value.Str(n)})
+	}
+	return s.writeRows(cols, b.Build())
+}
+
+// table describes a table for DESCRIBE and SHOW INDEXES.
+func (s *Session) table(ctx context.Context, name string) (*planner.TableDef, error) {
+	t, err := s.Catalog.Table(ctx, name)
+	if err == nil {
+		return t, nil
+	}
+	if errors.Is(err, planner.ErrNotFound) {
+		return nil, &planner.Error{Code: planner.CodeUnknownTable, Msg: fmt.Sprintf("table %q does not exist", name), Hint: "SHOW TABLES lists the tables"}
+	}
+	return nil, exec.DynamoError("DescribeTable", err)
+}
+
+var describeColumns = []string{"name", "type", "partition_key", "sort_key", "projection", "item_count", "size_bytes"}
+
+// describe prints one row for the table and one per index.
+func (s *Session) describe(ctx context.Context, name string) error {
+	t, err := s.table(ctx, name)
+	if err != nil {
+		return err
+	}
+	b := columnar.NewRowBuilder(s.Mem, describeColumns)
+	b.Append(structureRow(t.Name, "TABLE", t.PK, t.SK, "ALL", t.ItemCount, t.SizeBytes))
+	for _, ix := range t.Indexes {
+		b.Append(indexRow(ix))
+	}
+	return s.writeRows(describeColumns, b.Build())
+}
+
+// showIndexes prints one row per index.
+func (s *Session) showIndexes(ctx context.Context, name string) error {
+	t, err := s.table(ctx, name)
+	if err != nil {
+		return err
+	}
+	b := columnar.NewRowBuilder(s.Mem, describeColumns)
+	for _, ix := range t.Indexes {
+		b.Append(indexRow(ix))
+	}
+	return s.writeRows(describeColumns, b.Build())
+}
+
+func indexRow(ix planner.IndexDef) []value.Value {
+	kind := "LSI"
+	if ix.Global {
+		kind = "GSI"
+	}
+	proj := ix.Projection.Type
+	if proj == "INCLUDE" && len(ix.Projection.NonKey) > 0 {
+		proj = "INCLUDE (" + joinNames(ix.Projection.NonKey) + ")"
+	}
+	return structureRow(ix.Name, kind, ix.PK, ix.SK, proj, ix.ItemCount, ix.SizeBytes)
+}
+
+func structureRow(name, kind string, pk planner.KeyAttr, sk *planner.KeyAttr, proj string, items, size int64) []value.Value {
+	skText := value.MissingValue()
+	if sk != nil {
+		skText = value.Str(keyText(*sk))
+	}
+	return []value.Value{value.Str(name), value.Str(kind), value.Str(keyText(pk)), skText, value.Str(proj),
+		value.NumTrusted(fmt.Sprint(items)), value.NumTrusted(fmt.Sprint(size))}
+}
+
+func keyText(k planner.KeyAttr) string { return fmt.Sprintf("%s (%s)", k.Name, k.Type) }
+
+func joinNames(names []string) string {
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}

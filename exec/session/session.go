@@ -1,0 +1,130 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/format"
+	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/planner"
+)
+
+// StatsMode is how statement statistics are reported.
+type StatsMode string
+
+// Stats modes.
+const (
+	StatsOff  StatsMode = "off"
+	StatsText StatsMode = "text"
+	StatsJSON StatsMode = "json"
+)
+
+// Session holds the settings and connections statements run with.
+type Session struct {
+	Client        dynamo.Client
+	Catalog       *dynamo.Catalog
+	Options       planner.Options
+	Format        string
+	Stats         StatsMode
+	FormatOptions format.Options
+	Out           io.Writer
+	Err           io.Writer
+	Mem           memory.Allocator
+	// Concurrency bounds DynamoDB requests in flight per statement.
+	Concurrency int
+	// ConfirmScan, when set, is asked before a statement that needs a Scan
+	// the options do not allow (the REPL asks the user); true plans it again
+	// with Scans allowed, for this statement only.
+	ConfirmScan func(ctx context.Context, scan planner.ScanEstimate) bool
+}
+
+// New makes a session over a client.
+func New(client dynamo.Client, out, errOut io.Writer) *Session {
+	return &Session{Client: client, Catalog: dynamo.NewCatalog(client), Format: "table", Stats: StatsOff,
+		Out: out, Err: errOut, Mem: memory.DefaultAllocator}
+}
+
+// RunScript parses every statement in text, then runs them in order,
+// stopping at the first failure.
+func (s *Session) RunScript(ctx context.Context, text string) error {
+	return s.RunScripts(ctx, []string{text})
+}
+
+// RunScripts parses every script completely (error positions are relative
+// to each script), then runs all statements in order, stopping at the first
+// failure. Nothing runs when any script has a syntax error.
+func (s *Session) RunScripts(ctx context.Context, scripts []string) error {
+	var stmts []parser.Statement
+	for _, text := range scripts {
+		parsed, err := parser.Parse(text)
+		if err != nil {
+			return err
+		}
+		stmts = append(stmts, parsed...)
+	}
+	for _, st := range stmts {
+		if err := s.Run(ctx, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Run executes one statement. A panic is turned into an internal error so
+// the user never sees a stack trace.
+func (s *Session) Run(ctx context.Context, st parser.Statement) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &exec.Error{Code: exec.CodeInternal, Msg: fmt.Sprintf("internal error: %v (please report this statement)", r)}
+			if debugPanics {
+				fmt.Fprintf(s.Err, "%s\n", debug.Stack())
+			}
+		}
+	}()
+	switch t := st.(type) {
+	case *parser.Select:
+		return s.runSelect(ctx, t)
+	case *parser.Explain:
+		return s.runExplain(ctx, t)
+	case *parser.ShowTables:
+		return s.showTables(ctx)
+	case *parser.Describe:
+		return s.describe(ctx, t.Table)
+	case *parser.ShowIndexes:
+		return s.showIndexes(ctx, t.Table)
+	}
+	return fmt.Errorf("unsupported statement %T", st)
+}
+
+// debugPanics prints stacks for panics when DDBSQL_DEBUG is set (tests).
+var debugPanics = false
+
+// plan compiles a SELECT; catalog failures become exec errors.
+func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, error) {
+	in := planner.SelectInput{AST: sel.AST, Paths: sel.Paths}
+	p, err := planner.PlanSelect(ctx, s.Catalog, in, s.Options)
+	if err != nil {
+		var pe *planner.Error
+		if errors.As(err, &pe) {
+			if pe.Scan != nil && s.ConfirmScan != nil && s.ConfirmScan(ctx, *pe.Scan) {
+				opts := s.Options
+				opts.AllowScan = true
+				return planner.PlanSelect(ctx, s.Catalog, in, opts)
+			}
+			return nil, pe
+		}
+		return nil, exec.DynamoError("DescribeTable", err)
+	}
+	return p, nil
+}
+
+func (s *Session) env(stats *exec.Stats) *exec.Env {
+	return &exec.Env{Client: s.Client, Mem: s.Mem, Stats: stats, Concurrency: s.Concurrency}
+}

@@ -1,0 +1,97 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ddbsql/ddbsql/exec"
+)
+
+// FormatStatsText renders one line: rows, requests by operation, pages,
+// items read vs returned, consumed read capacity by table/index, time.
+func FormatStatsText(s exec.Snapshot, failed bool) string {
+	var parts []string
+	rows := fmt.Sprintf("%d rows", s.Rows)
+	if s.Rows == 1 {
+		rows = "1 row"
+	}
+	if failed {
+		rows += " before the error"
+	}
+	parts = append(parts, rows)
+	var reqs []string
+	for _, op := range s.Operations() {
+		reqs = append(reqs, fmt.Sprintf("%s %d", op, s.Requests[op]))
+	}
+	req := plural(s.TotalRequests(), "request")
+	if len(reqs) > 0 {
+		req += " (" + strings.Join(reqs, ", ") + ")"
+	}
+	parts = append(parts, req)
+	if s.Pages > 0 {
+		parts = append(parts, plural(s.Pages, "page"))
+	}
+	parts = append(parts, fmt.Sprintf("%d items read, %d returned", s.ItemsRead, s.ItemsReturned))
+	rcu := "RCU " + formatUnits(s.RCU)
+	if len(s.ByTarget) > 0 {
+		rcu += " (" + targets(s.ByTarget) + ")"
+	}
+	parts = append(parts, rcu)
+	parts = append(parts, formatElapsed(s.Elapsed))
+	return "-- " + strings.Join(parts, " · ")
+}
+
+func targets(m map[string]float64) string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n + " " + formatUnits(m[n])
+	}
+	return strings.Join(out, ", ")
+}
+
+func formatUnits(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+func formatElapsed(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	}
+	return fmt.Sprintf("%.2fs", d.Seconds())
+}
+
+// FormatStatsJSON renders the statistics as one JSON object on one line.
+func FormatStatsJSON(s exec.Snapshot) string {
+	obj := map[string]any{
+		"rows":           s.Rows,
+		"requests":       s.TotalRequests(),
+		"by_operation":   s.Requests,
+		"pages":          s.Pages,
+		"items_read":     s.ItemsRead,
+		"items_returned": s.ItemsReturned,
+		"rcu":            s.RCU,
+		"by_index":       s.ByTarget,
+		"elapsed_ms":     float64(s.Elapsed.Microseconds()) / 1000,
+	}
+	b, _ := json.Marshal(obj)
+	return string(b)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

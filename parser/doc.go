@@ -1,0 +1,36 @@
+// Package parser turns SQL text into ddbsql statements.
+//
+// Phase: parse. Input is the text a user typed or a script file; output is
+// a list of Statement values (*Select, *Explain, *Describe, *ShowTables,
+// *ShowIndexes) for the planner, or an *Error. The package knows nothing of
+// catalogs or DynamoDB calls.
+//
+// SELECT statements are parsed by github.com/xwb1989/sqlparser (MySQL
+// dialect) after a rewrite that works around its traps; the other statements
+// are parsed here, because sqlparser loses their content.
+//
+// Invariants:
+//   - Parse never panics; sqlparser runs under recover, and sees no comments
+//     (they are blanked, so MySQL's executable /*! … */ are plain comments).
+//   - Every position (Span, Error.Offset/Line/Column) is relative to the whole
+//     input given to Parse, never to a statement or to rewritten text.
+//     Line and Column are 1-based; Column counts characters, not bytes.
+//   - Errors carry a stable Code: syntax, unquoted_hash, unsupported, empty.
+//   - A '#' glued to a name or value (GSI1#PK, `GSI1`#PK, 'DOC'#1) is an
+//     error, never a silent comment; so is "--" glued on both sides
+//     (ORDER--2024), which sqlparser, unlike MySQL, also reads as a comment.
+//   - Document paths with three or more components or a list index (a.b.c,
+//     tags[0], a.b[2].c) become synthetic backticked names in the AST,
+//     recorded in Select.Paths; two-part a.b stays sqlparser's
+//     qualifier.column for the planner to resolve (alias or map attribute).
+//     Synthetic names cannot collide with names in the statement.
+//   - Names keep their case: keywords used as names (status, date, key,
+//     values…) are backticked before sqlparser sees them, which would
+//     otherwise reject or lowercase them. Table references and string
+//     literals are never rewritten as paths.
+//   - Numbers keep their exact text (IntVal/FloatVal); NumberText folds a
+//     unary sign without going through float64.
+//   - ddbsql is read-only: any statement other than SELECT, EXPLAIN,
+//     DESCRIBE/DESC and SHOW TABLES/INDEXES is an "unsupported" error, as are
+//     WITH, window functions, FULL OUTER JOIN, UNION and query parameters.
+package parser

@@ -1,0 +1,129 @@
+package parser
+
+import "fmt"
+
+// Parse parses every statement of input. On the first bad statement it
+// returns the statements before it and an *Error positioned in input.
+// Empty input, or input holding only blanks, ';' and comments, gives no
+// statements and no error.
+func Parse(input string) (stmts []Statement, err error) {
+	for _, p := range Split(input) {
+		st, perr := parsePiece(input, p)
+		if perr != nil {
+			return stmts, perr.locate(input)
+		}
+		stmts = append(stmts, st)
+	}
+	return stmts, nil
+}
+
+// ParseOne parses input that must hold exactly one statement (a trailing
+// ';' is fine). No statement is an error with code "empty".
+func ParseOne(input string) (Statement, error) {
+	stmts, err := Parse(input)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(stmts) == 0:
+		return nil, errAt(CodeEmpty, len(input), "no statement to run", "").locate(input)
+	case len(stmts) > 1:
+		return nil, errAt(CodeSyntax, stmts[1].Span().Start, "expected one statement, found another",
+			"run one statement at a time here").locate(input)
+	}
+	return stmts[0], nil
+}
+
+// parsePiece parses one statement cut out by Split (never blank). A panic
+// in here is a bug; it becomes an error rather than taking the caller down.
+func parsePiece(src string, p Piece) (st Statement, err *Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			st, err = nil, errAt(CodeSyntax, p.Start, fmt.Sprint("internal parser error: ", r), "please report this statement")
+		}
+	}()
+	toks := lex(src, p.Start, p.Start+len(p.Text))
+	s := newStmt(src, toks)
+	if len(s.sig) == 0 {
+		return nil, errAt(CodeEmpty, p.Start, "empty statement", "")
+	}
+	// A statement ddbsql does not run is reported as such even if its
+	// text has other problems: that is the more useful message.
+	if err := s.kindError(0); err != nil {
+		return nil, err
+	}
+	if err := checkTokens(src, toks); err != nil {
+		return nil, err
+	}
+	switch w := s.word(0); {
+	case w == "select" || s.isPunct(0, "("):
+		return parseSelect(src, toks)
+	case w == "explain":
+		return s.explain()
+	case w == "describe" || w == "desc":
+		return s.describe()
+	case w == "show":
+		return s.show()
+	}
+	return nil, s.unexpected(0, "a statement starts with SELECT, EXPLAIN, DESCRIBE or SHOW")
+}
+
+// stmt is one statement's tokens: all of them, and the significant ones.
+type stmt struct {
+	src  string
+	toks []token
+	sig  []token
+}
+
+func newStmt(src string, toks []token) *stmt {
+	return &stmt{src: src, toks: toks, sig: significant(toks)}
+}
+
+func significant(toks []token) []token {
+	var out []token
+	for _, t := range toks {
+		if t.kind != tkComment {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (s *stmt) text(i int) string { return s.src[s.sig[i].start:s.sig[i].end] }
+
+func (s *stmt) word(i int) string {
+	if i < 0 || i >= len(s.sig) || s.sig[i].kind != tkIdent {
+		return ""
+	}
+	return lower(s.text(i))
+}
+
+func (s *stmt) isPunct(i int, p string) bool {
+	return i >= 0 && i < len(s.sig) && s.sig[i].kind == tkPunct && s.text(i) == p
+}
+
+// span is the source range from significant token i to the last one.
+func (s *stmt) span(i int) Span { return Span{s.sig[i].start, s.sig[len(s.sig)-1].end} }
+
+// from returns all tokens (comments included) from significant token i on.
+func (s *stmt) from(i int) []token {
+	for k, t := range s.toks {
+		if t.start >= s.sig[i].start {
+			return s.toks[k:]
+		}
+	}
+	return nil
+}
+
+// unexpected reports significant token i as out of place.
+func (s *stmt) unexpected(i int, hint string) *Error {
+	t := s.sig[i]
+	if h := tokenHint(s.src, t.start, t.end); h != "" {
+		hint = h
+	}
+	return errAt(CodeSyntax, t.start, "unexpected "+quoteSnippet(s.text(i)), hint)
+}
+
+// missing reports that the statement ended where more was needed.
+func (s *stmt) missing(what string) *Error {
+	return errAt(CodeSyntax, s.sig[len(s.sig)-1].end, "unexpected end of statement: "+what, "")
+}

@@ -1,0 +1,250 @@
+package parser
+
+import "github.com/ddbsql/ddbsql/exec/value"
+
+// frame is what the rewriter knows about one level of parentheses.
+type frame struct {
+	opener  string // lowercased name or keyword right before '(', "" if none
+	clause  string // last clause keyword seen at this level (select, from, where…)
+	typeCtx bool   // inside the type of CAST(x AS type) / CONVERT(x, type): leave alone
+	noPaths bool   // a list of plain names: USE INDEX (…), USING (…)
+	cases   int    // CASE expressions open at this level, waiting for END
+}
+
+// position is the grammatical slot a name-like token is in, judged from the
+// token before it. It decides whether a keyword there is really a name.
+type position uint8
+
+const (
+	posOther        position = iota
+	posOperand               // an expression starts here: select list, WHERE, ON, args…
+	posTable                 // a table reference: after FROM, JOIN, or ',' in a FROM list
+	posAlias                 // after AS
+	posAfterOperand          // right after a complete operand: an implicit alias
+	posAfterDot              // the part after '.' in a qualified name
+)
+
+// nameRewriter turns the significant tokens of one SELECT into edits:
+// document paths become synthetic names, soft keywords used as names become
+// backticked names. It only reads tokens; it never re-lexes.
+type nameRewriter struct {
+	src    string
+	toks   []token // significant tokens (no comments)
+	asName []bool  // toks[i] is used as a name (so it ends an operand)
+	frames []frame
+	edits  []edit
+	paths  map[string]value.Path
+	byPath map[string]string // path text -> synthetic name, so a path repeats as one column
+	prefix string
+}
+
+func newNameRewriter(src string, toks []token, stmt string) *nameRewriter {
+	return &nameRewriter{
+		src:    src,
+		toks:   toks,
+		asName: make([]bool, len(toks)),
+		frames: []frame{{}},
+		paths:  map[string]value.Path{},
+		byPath: map[string]string{},
+		prefix: syntheticPrefix(stmt),
+	}
+}
+
+func (r *nameRewriter) text(i int) string { return r.src[r.toks[i].start:r.toks[i].end] }
+
+func (r *nameRewriter) top() *frame { return &r.frames[len(r.frames)-1] }
+
+// isPunct reports whether toks[i] exists and is the punctuation p.
+func (r *nameRewriter) isPunct(i int, p string) bool {
+	return i >= 0 && i < len(r.toks) && r.toks[i].kind == tkPunct && r.text(i) == p
+}
+
+// word is the lowercased text of toks[i] if it is a plain name or keyword.
+func (r *nameRewriter) word(i int) string {
+	if i < 0 || i >= len(r.toks) || r.toks[i].kind != tkIdent {
+		return ""
+	}
+	return lower(r.text(i))
+}
+
+// run walks the tokens once and collects the edits.
+func (r *nameRewriter) run() *Error {
+	for i := 0; i < len(r.toks); i++ {
+		t := r.toks[i]
+		switch t.kind {
+		case tkPunct:
+			r.punct(i)
+		case tkIdent, tkQuoted:
+			next, err := r.name(i)
+			if err != nil {
+				return err
+			}
+			i = next
+		}
+	}
+	return nil
+}
+
+func (r *nameRewriter) punct(i int) {
+	switch r.text(i) {
+	case "(":
+		f := frame{opener: r.word(i - 1), typeCtx: r.top().typeCtx}
+		switch {
+		case r.position(i) == posTable:
+			f.clause = "from" // FROM (a, b): a parenthesized table list
+		case f.opener == "index" || f.opener == "key" || f.opener == "using":
+			f.noPaths = true
+		}
+		r.frames = append(r.frames, f)
+	case ")":
+		if len(r.frames) > 1 {
+			r.frames = r.frames[:len(r.frames)-1]
+		}
+	case ",":
+		if r.top().opener == "convert" {
+			r.top().typeCtx = true
+		}
+	}
+}
+
+// position classifies the slot of toks[i] by the token before it.
+func (r *nameRewriter) position(i int) position {
+	if i == 0 {
+		return posOther
+	}
+	p := i - 1
+	f := r.top()
+	switch r.toks[p].kind {
+	case tkPunct:
+		switch r.text(p) {
+		case ".":
+			return posAfterDot
+		case ")", "]":
+			return posAfterOperand
+		case ",":
+			if f.clause == "from" || f.clause == "on" || f.clause == "using" {
+				return posTable
+			}
+			return posOperand
+		}
+		if operandPuncts[r.text(p)] {
+			return posOperand
+		}
+		return posOther
+	case tkIdent:
+		if r.asName[p] {
+			return posAfterOperand
+		}
+		switch w := r.word(p); {
+		case w == "as":
+			return posAlias
+		case w == "from" && f.opener != "substr" && f.opener != "substring",
+			w == "join", w == "straight_join" && f.clause != "select":
+			return posTable
+		case operandKeywords[w] || w == "from":
+			return posOperand
+		case w == "end" || w == "null" || w == "true" || w == "false":
+			return posAfterOperand
+		}
+		return posOther
+	case tkQuoted, tkString, tkNumber, tkParam:
+		return posAfterOperand
+	}
+	return posOther
+}
+
+// name handles a plain name, keyword or backticked name at toks[i] and
+// returns the index of the last token it consumed.
+func (r *nameRewriter) name(i int) (int, *Error) {
+	f := r.top()
+	pos := r.position(i)
+	kw := r.toks[i].kind == tkIdent && isKeyword(r.text(i))
+	if pos == posAfterDot {
+		// After '.', sqlparser accepts any keyword but lowercases it.
+		if kw && !f.typeCtx {
+			r.backtick(i)
+		}
+		r.asName[i] = true
+		return i, nil
+	}
+	if kw && !r.keywordIsName(i, pos) {
+		r.keyword(i)
+		return i, nil
+	}
+	r.asName[i] = true
+	if pos == posOperand && !f.noPaths && !f.typeCtx {
+		end, rewrote, err := r.path(i)
+		if err != nil || rewrote {
+			return end, err
+		}
+	}
+	if kw {
+		r.backtick(i)
+	}
+	return i, nil
+}
+
+// keywordIsName decides whether the keyword at toks[i] is used as a name.
+func (r *nameRewriter) keywordIsName(i int, pos position) bool {
+	f := r.top()
+	w := r.word(i)
+	if f.typeCtx || hardKeywords[w] || r.isPunct(i+1, "(") {
+		// A keyword before '(' is a function or a construct: VALUES(x), IN (…).
+		return false
+	}
+	switch pos {
+	case posOperand, posTable, posAlias:
+		// Even END: where an operand starts it cannot close a CASE.
+		return true
+	case posAfterOperand:
+		if w == "end" && f.cases > 0 {
+			return false
+		}
+		// SELECT a Status FROM t: an implicit alias in the select list.
+		next := r.word(i + 1)
+		return f.clause == "select" && (i+1 == len(r.toks) || r.isPunct(i+1, ",") || next == "from")
+	}
+	return false
+}
+
+// keyword records what a keyword used as a keyword tells about the structure.
+func (r *nameRewriter) keyword(i int) {
+	f := r.top()
+	if f.typeCtx {
+		return
+	}
+	switch w := r.word(i); {
+	case clauseKeywords[w]:
+		f.clause = w
+	case w == "join" || w == "straight_join" && f.clause != "select":
+		f.clause = "from"
+	case w == "case":
+		f.cases++
+	case w == "end":
+		if f.cases > 0 {
+			f.cases--
+		}
+	case w == "as" && f.opener == "cast", w == "using" && f.opener == "convert":
+		f.typeCtx = true
+	}
+}
+
+func (r *nameRewriter) backtick(i int) {
+	t := r.toks[i]
+	r.quoted(t.start, t.end, r.text(i))
+}
+
+// quoted replaces src[start:end] with name in backticks. A backtick right
+// next to it would merge with ours into an escaped backtick (two backticked
+// names written back to back read as one name containing a backtick), so
+// such a neighbour gets a blank in between.
+func (r *nameRewriter) quoted(start, end int, name string) {
+	text := "`" + name + "`"
+	if start > 0 && r.src[start-1] == '`' {
+		text = " " + text
+	}
+	if end < len(r.src) && r.src[end] == '`' {
+		text += " "
+	}
+	r.edits = append(r.edits, edit{start: start, end: end, text: text})
+}

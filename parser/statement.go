@@ -1,0 +1,86 @@
+package parser
+
+import (
+	"github.com/xwb1989/sqlparser"
+
+	"github.com/ddbsql/ddbsql/exec/value"
+)
+
+// Span is a half-open byte range [Start, End) in the full input given to Parse.
+type Span struct{ Start, End int }
+
+// Statement is one parsed statement: *Select, *Explain, *ShowTables,
+// *Describe or *ShowIndexes.
+type Statement interface{ Span() Span }
+
+// Select is any SELECT statement; the planner decides which parts it supports.
+type Select struct {
+	AST *sqlparser.Select
+	// Paths maps each synthetic column name used in AST (as returned by
+	// ColName.Name.String()) to the DynamoDB document path it stands for:
+	// every reference with three or more components or a list index. Two-part
+	// references (a.b) are left to sqlparser as qualifier.column, because only
+	// the planner knows whether a is a table alias or a map attribute; for
+	// the same reason the first element of a recorded path may be a table
+	// name or alias (t.info.rating) for the planner to strip.
+	Paths map[string]value.Path
+	Text  string // the statement as written (original text, not the rewrite)
+	Loc   Span
+}
+
+// Explain is EXPLAIN [ANALYZE] <select> (also DESCRIBE/DESC <select>).
+type Explain struct {
+	Analyze bool
+	Stmt    *Select
+	Loc     Span
+}
+
+// ShowTables is SHOW TABLES.
+type ShowTables struct{ Loc Span }
+
+// Describe is DESCRIBE t, DESC t or EXPLAIN t.
+type Describe struct {
+	Table string
+	Loc   Span
+}
+
+// ShowIndexes is SHOW INDEXES|INDEX|KEYS FROM|IN t.
+type ShowIndexes struct {
+	Table string
+	Loc   Span
+}
+
+// Span implements Statement.
+func (s *Select) Span() Span { return s.Loc }
+
+// Span implements Statement.
+func (s *Explain) Span() Span { return s.Loc }
+
+// Span implements Statement.
+func (s *ShowTables) Span() Span { return s.Loc }
+
+// Span implements Statement.
+func (s *Describe) Span() Span { return s.Loc }
+
+// Span implements Statement.
+func (s *ShowIndexes) Span() Span { return s.Loc }
+
+// Path returns the document path a synthetic column stands for. It reports
+// false for any column the parser did not rewrite (a plain name, or a
+// qualified a.b the planner must resolve itself).
+func (s *Select) Path(col *sqlparser.ColName) (value.Path, bool) {
+	if col == nil || !col.Qualifier.IsEmpty() {
+		return nil, false
+	}
+	p, ok := s.Paths[col.Name.String()]
+	return p, ok
+}
+
+// TableRef reads a FROM table name the ddbsql way: `t`.`i` means index i of
+// table t (sqlparser calls t the qualifier); a bare name has no index.
+func TableRef(tn sqlparser.TableName) (table, index string) {
+	if tn.Qualifier.IsEmpty() {
+		return tn.Name.String(), ""
+	}
+	return tn.Qualifier.String(), tn.Name.String()
+}

@@ -1,0 +1,412 @@
+package ddbexpr
+
+import (
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+
+	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/expr"
+)
+
+// maxInValues is DynamoDB's limit on IN operands.
+const maxInValues = 100
+
+// Condition translates pred into a DynamoDB condition that holds exactly when
+// pred is TRUE, or reports false when that is not possible. source selects
+// which FROM item's columns may appear (others make the predicate
+// non-pushable).
+func Condition(pred expr.Expr, source int) (expression.ConditionBuilder, bool) {
+	t := translator{source: source}
+	return t.whenTrue(pred)
+}
+
+type translator struct{ source int }
+
+// whenTrue: a condition true exactly where e is TRUE.
+func (t translator) whenTrue(e expr.Expr) (expression.ConditionBuilder, bool) {
+	switch n := e.(type) {
+	case expr.Binary:
+		switch n.Op {
+		case expr.OpAnd, expr.OpOr:
+			l, ok := t.whenTrue(n.L)
+			if !ok {
+				return l, false
+			}
+			r, ok := t.whenTrue(n.R)
+			if !ok {
+				return r, false
+			}
+			if n.Op == expr.OpAnd {
+				return expression.And(l, r), true
+			}
+			return expression.Or(l, r), true
+		}
+		return t.comparison(n)
+	case expr.Unary:
+		if n.Op == expr.OpNot {
+			return t.whenFalse(n.X)
+		}
+	case expr.In:
+		if n.Not {
+			return t.whenFalse(expr.In{X: n.X, List: n.List})
+		}
+		return t.in(n)
+	case expr.Between:
+		if n.Not {
+			return t.whenFalse(expr.Between{X: n.X, Lo: n.Lo, Hi: n.Hi})
+		}
+		return t.between(n)
+	case expr.Like:
+		if n.Not {
+			return t.whenFalse(expr.Like{X: n.X, Pattern: n.Pattern})
+		}
+		return t.like(n)
+	case expr.IsNull:
+		nb, ok := t.name(n.X)
+		if !ok {
+			return expression.ConditionBuilder{}, false
+		}
+		if n.Not {
+			return known(nb), true
+		}
+		return expression.Or(expression.AttributeNotExists(nb), isNullType(nb)), true
+	case expr.Func:
+		return t.function(n)
+	}
+	return expression.ConditionBuilder{}, false
+}
+
+// whenFalse: a condition true exactly where e is FALSE (not NULL).
+func (t translator) whenFalse(e expr.Expr) (expression.ConditionBuilder, bool) {
+	switch n := e.(type) {
+	case expr.Binary:
+		switch n.Op {
+		case expr.OpAnd, expr.OpOr:
+			l, ok := t.whenFalse(n.L)
+			if !ok {
+				return l, false
+			}
+			r, ok := t.whenFalse(n.R)
+			if !ok {
+				return r, false
+			}
+			if n.Op == expr.OpAnd {
+				return expression.Or(l, r), true
+			}
+			return expression.And(l, r), true
+		}
+	case expr.Unary:
+		if n.Op == expr.OpNot {
+			return t.whenTrue(n.X)
+		}
+		return expression.ConditionBuilder{}, false
+	case expr.IsNull:
+		return t.whenTrue(expr.IsNull{X: n.X, Not: !n.Not})
+	case expr.Func:
+		// DynamoDB's functions are two-valued: FALSE is simply NOT.
+		c, ok := t.function(n)
+		if !ok {
+			return c, false
+		}
+		return expression.Not(c), true
+	}
+	// A predicate over known (present, non-NULL) operands is two-valued, so
+	// FALSE is "every operand known AND NOT predicate" — except size(), which
+	// is NULL for types it does not measure while DynamoDB calls it false.
+	if usesSize(e) {
+		return expression.ConditionBuilder{}, false
+	}
+	c, ok := t.whenTrue(e)
+	if !ok {
+		return c, false
+	}
+	guard, ok := t.knownOperands(e)
+	if !ok {
+		return c, false
+	}
+	return expression.And(guard, expression.Not(c)), true
+}
+
+// knownOperands is the conjunction of known(x) for every column in e.
+func (t translator) knownOperands(e expr.Expr) (expression.ConditionBuilder, bool) {
+	var conds []expression.ConditionBuilder
+	for _, c := range expr.Columns(e) {
+		nb, ok := t.name(c)
+		if !ok {
+			return expression.ConditionBuilder{}, false
+		}
+		conds = append(conds, known(nb))
+	}
+	switch len(conds) {
+	case 0:
+		return expression.ConditionBuilder{}, false
+	case 1:
+		return conds[0], true
+	}
+	return expression.And(conds[0], conds[1], conds[2:]...), true
+}
+
+// known: the attribute exists and is not DynamoDB NULL.
+func known(nb expression.NameBuilder) expression.ConditionBuilder {
+	return expression.And(expression.AttributeExists(nb), expression.Not(isNullType(nb)))
+}
+
+func isNullType(nb expression.NameBuilder) expression.ConditionBuilder {
+	return expression.AttributeType(nb, expression.Null)
+}
+
+func (t translator) name(e expr.Expr) (expression.NameBuilder, bool) {
+	c, ok := e.(expr.Column)
+	if !ok || c.Source != t.source {
+		return expression.NameBuilder{}, false
+	}
+	return Name(c.Path)
+}
+
+// literal accepts non-NULL constants DynamoDB can hold in an expression value.
+func literal(e expr.Expr) (value.Value, bool) {
+	l, ok := e.(expr.Literal)
+	if !ok || l.Value.IsNull() {
+		return value.Value{}, false
+	}
+	return l.Value, true
+}
+
+func scalar(v value.Value) bool {
+	k := v.Kind()
+	return k == value.String || k == value.Number || k == value.Binary
+}
+
+func (t translator) comparison(n expr.Binary) (expression.ConditionBuilder, bool) {
+	if !n.Op.IsComparison() {
+		return expression.ConditionBuilder{}, false
+	}
+	left, ok := t.operand(n.L)
+	if !ok {
+		return expression.ConditionBuilder{}, false
+	}
+	right, ok := t.operand(n.R)
+	if !ok {
+		return expression.ConditionBuilder{}, false
+	}
+	// At least one side must read the item; DynamoDB rejects constant
+	// comparisons, and the client handles them trivially.
+	if left.constant && right.constant {
+		return expression.ConditionBuilder{}, false
+	}
+	// DynamoDB rejects ordering comparisons on BOOL, NULL, documents and sets
+	// given as values; for us they are simply FALSE, so leave them to the client.
+	if n.Op != expr.OpEq && n.Op != expr.OpNe {
+		if (left.constant && !scalar(left.value)) || (right.constant && !scalar(right.value)) {
+			return expression.ConditionBuilder{}, false
+		}
+	}
+	switch n.Op {
+	case expr.OpEq:
+		return expression.Equal(left.builder, right.builder), true
+	case expr.OpNe:
+		// DynamoDB's <> is TRUE for a missing attribute; SQL's is NULL.
+		c := expression.NotEqual(left.builder, right.builder)
+		guard, ok := t.knownOperands(n)
+		if !ok {
+			return c, false
+		}
+		return expression.And(guard, c), true
+	case expr.OpLt:
+		return expression.LessThan(left.builder, right.builder), true
+	case expr.OpLe:
+		return expression.LessThanEqual(left.builder, right.builder), true
+	case expr.OpGt:
+		return expression.GreaterThan(left.builder, right.builder), true
+	case expr.OpGe:
+		return expression.GreaterThanEqual(left.builder, right.builder), true
+	}
+	return expression.ConditionBuilder{}, false
+}
+
+type operand struct {
+	builder  expression.OperandBuilder
+	constant bool
+	value    value.Value
+}
+
+// operand accepts a column, size(column) or a non-NULL literal.
+func (t translator) operand(e expr.Expr) (operand, bool) {
+	switch n := e.(type) {
+	case expr.Column:
+		nb, ok := t.name(n)
+		return operand{builder: nb}, ok
+	case expr.Literal:
+		v, ok := literal(n)
+		if !ok {
+			return operand{}, false
+		}
+		return operand{builder: expression.Value(v.AttributeValue()), constant: true, value: v}, true
+	case expr.Func:
+		if n.Name == "size" && len(n.Args) == 1 {
+			nb, ok := t.name(n.Args[0])
+			return operand{builder: expression.Size(nb)}, ok
+		}
+	}
+	return operand{}, false
+}
+
+func (t translator) in(n expr.In) (expression.ConditionBuilder, bool) {
+	nb, ok := t.name(n.X)
+	if !ok || len(n.List) == 0 || len(n.List) > maxInValues {
+		return expression.ConditionBuilder{}, false
+	}
+	vals := make([]expression.OperandBuilder, len(n.List))
+	for i, item := range n.List {
+		v, ok := literal(item)
+		if !ok {
+			return expression.ConditionBuilder{}, false
+		}
+		vals[i] = expression.Value(v.AttributeValue())
+	}
+	return expression.In(nb, vals[0], vals[1:]...), true
+}
+
+func (t translator) between(n expr.Between) (expression.ConditionBuilder, bool) {
+	nb, ok := t.name(n.X)
+	if !ok {
+		return expression.ConditionBuilder{}, false
+	}
+	lo, okLo := literal(n.Lo)
+	hi, okHi := literal(n.Hi)
+	// DynamoDB rejects bounds of different types or in the wrong order; SQL
+	// just yields FALSE. Leave those to the client.
+	if !okLo || !okHi || !value.Ordered(lo, hi) || value.CompareScalars(lo, hi) > 0 {
+		return expression.ConditionBuilder{}, false
+	}
+	return expression.Between(nb, expression.Value(lo.AttributeValue()), expression.Value(hi.AttributeValue())), true
+}
+
+func (t translator) like(n expr.Like) (expression.ConditionBuilder, bool) {
+	nb, ok := t.name(n.X)
+	if !ok {
+		return expression.ConditionBuilder{}, false
+	}
+	pat, ok := literal(n.Pattern)
+	if !ok || pat.Kind() != value.String {
+		return expression.ConditionBuilder{}, false
+	}
+	prefix, kind := AnalyzeLike(pat.Text())
+	switch kind {
+	case LikeExact:
+		return expression.Equal(nb, expression.Value(value.Str(prefix).AttributeValue())), true
+	case LikePrefix:
+		if prefix == "" {
+			return expression.AttributeType(nb, expression.String), true
+		}
+		return expression.BeginsWith(nb, prefix), true
+	}
+	return expression.ConditionBuilder{}, false
+}
+
+// LikeKind classifies a LIKE pattern.
+type LikeKind uint8
+
+// LIKE pattern shapes.
+const (
+	LikeOther  LikeKind = iota // needs the client
+	LikeExact                  // no wildcards: equality
+	LikePrefix                 // 'abc%': begins_with
+)
+
+// AnalyzeLike returns the unescaped literal prefix of a LIKE pattern and
+// whether the pattern is exactly that prefix, the prefix followed by one
+// trailing %, or something DynamoDB cannot express.
+func AnalyzeLike(pattern string) (string, LikeKind) {
+	var sb strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch c {
+		case '\\':
+			if i+1 < len(pattern) {
+				i++
+				sb.WriteByte(pattern[i])
+			} else {
+				sb.WriteByte(c)
+			}
+		case '%':
+			if strings.Trim(pattern[i:], "%") == "" {
+				return sb.String(), LikePrefix
+			}
+			return sb.String(), LikeOther
+		case '_':
+			return sb.String(), LikeOther
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String(), LikeExact
+}
+
+func (t translator) function(n expr.Func) (expression.ConditionBuilder, bool) {
+	switch n.Name {
+	case "attribute_exists", "attribute_not_exists":
+		if len(n.Args) != 1 {
+			break
+		}
+		nb, ok := t.name(n.Args[0])
+		if !ok {
+			break
+		}
+		if n.Name == "attribute_exists" {
+			return expression.AttributeExists(nb), true
+		}
+		return expression.AttributeNotExists(nb), true
+	case "attribute_type":
+		if len(n.Args) != 2 {
+			break
+		}
+		nb, ok := t.name(n.Args[0])
+		typ, okT := literal(n.Args[1])
+		if !ok || !okT || typ.Kind() != value.String || !validType(typ.Text()) {
+			break
+		}
+		return expression.AttributeType(nb, expression.DynamoDBAttributeType(typ.Text())), true
+	case "begins_with":
+		if len(n.Args) != 2 {
+			break
+		}
+		nb, ok := t.name(n.Args[0])
+		prefix, okP := literal(n.Args[1])
+		if !ok || !okP || prefix.Kind() != value.String || prefix.Text() == "" {
+			break
+		}
+		return expression.BeginsWith(nb, prefix.Text()), true
+	case "contains":
+		if len(n.Args) != 2 {
+			break
+		}
+		nb, ok := t.name(n.Args[0])
+		operand, okV := literal(n.Args[1])
+		if !ok || !okV || !scalar(operand) {
+			break
+		}
+		return expression.Contains(nb, operand.AttributeValue()), true
+	}
+	return expression.ConditionBuilder{}, false
+}
+
+func validType(t string) bool {
+	switch t {
+	case "S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS":
+		return true
+	}
+	return false
+}
+
+func usesSize(e expr.Expr) bool {
+	found := false
+	expr.Walk(e, func(x expr.Expr) bool {
+		if f, ok := x.(expr.Func); ok && f.Name == "size" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

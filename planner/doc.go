@@ -1,0 +1,20 @@
+// Package planner compiles a parsed statement and the catalog into a plan
+// tree: which DynamoDB requests to send (GetItem, BatchGetItem, Query on the
+// table or an index, Scan only when allowed) and which operators run on the
+// client above them. It also renders EXPLAIN.
+//
+// Phase: plan. The planner is pure: it calls nothing but the Catalog
+// (DescribeTable/ListTables, cached by the caller) and never sends a read.
+//
+// Invariants:
+//   - Every WHERE conjunct ends in exactly one place: the key condition, the
+//     FilterExpression (only where DynamoDB's semantics equal SQL's), or a
+//     client-side Filter. None is dropped and none is applied twice.
+//   - Requests are built completely here, with the SDK expression builder
+//     (names and values only as #n/:v placeholders); exec sends them as they
+//     are, adding only ExclusiveStartKey. So EXPLAIN prints exactly what exec
+//     will send.
+//   - A statement that needs a Scan fails before any request unless the
+//     caller allows Scans; the error names the table, its keys and indexes.
+//   - Errors are *Error with a stable Code.
+package planner

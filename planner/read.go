@@ -1,0 +1,313 @@
+package planner
+
+import (
+	"math"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/ddbexpr"
+	"github.com/ddbsql/ddbsql/planner/expr"
+)
+
+// reader plans the DynamoDB reads of one FROM item: the conjuncts are the
+// WHERE (and, in joins, ON) conditions that mention only this item.
+type reader struct {
+	src       int
+	from      fromItem
+	conjuncts []expr.Expr
+	opts      Options
+	// qualify names the access's output columns by source, as joins need.
+	qualify bool
+}
+
+// readPlan is the DynamoDB side of a SELECT on one table.
+type readPlan struct {
+	node           Node // the Access, or a Fetch above it
+	client         []expr.Expr
+	orderSatisfied bool
+	counted        bool // Access yields one row holding COUNT(*)
+}
+
+// readRequest is what the rest of the statement asks of the read.
+type readRequest struct {
+	need      needs     // attributes used above the read (select, group, order…)
+	order     []SortKey // ORDER BY the read may satisfy (nil when aggregated)
+	limit     int64     // rows needed after OFFSET+LIMIT, or -1
+	countOnly bool      // SELECT COUNT(*) and nothing else
+}
+
+func (r *reader) plan(req readRequest) (*readPlan, error) {
+	t, src := r.from.table, r.src
+	var conds []keyCond
+	for i, c := range r.conjuncts {
+		if kc, ok := asKeyCond(c, src); ok {
+			kc.conjunct = i
+			conds = append(conds, kc)
+		}
+	}
+	if err := checkKeyTypes(t, conds); err != nil {
+		return nil, err
+	}
+	paths := t.paths(r.from.hint)
+	coverNeed := req.need.with(r.conjuncts, src)
+
+	if len(paths) > 0 && paths[0].index == nil {
+		if keys, used, ok := getKeys(t, conds); ok {
+			return r.planGet(req, keys, used)
+		}
+	}
+	choices := chooseQuery(t, paths, conds, coverNeed)
+	if r.opts.Consistent {
+		var strong []queryChoice
+		for _, c := range choices {
+			if !c.path.global() {
+				strong = append(strong, c)
+			}
+		}
+		if len(strong) == 0 && len(choices) > 0 {
+			return nil, consistentError(t, choices[0].path.index)
+		}
+		choices = strong
+	}
+	if len(choices) > 0 {
+		return r.planQuery(req, choices[0])
+	}
+	// A Scan reads the base table unless the statement named one index.
+	p := path{pk: t.PK, sk: t.SK}
+	if r.from.hint.kind == hintUse && len(paths) == 1 {
+		p = paths[0]
+	}
+	if !r.opts.AllowScan {
+		return nil, scanError(t, p)
+	}
+	if r.opts.Consistent && p.global() {
+		return nil, consistentError(t, p.index)
+	}
+	return r.planScan(req, p, coverNeed)
+}
+
+func consistentError(t *TableDef, ix *IndexDef) *Error {
+	return errorf(CodeConsistentIndex, "--consistent asks for a strongly consistent read, but this statement reads global secondary index %s of %s, and GSIs are only eventually consistent (DynamoDB copies writes to them asynchronously)", ix.Name, t.Name).
+		withHint("drop --consistent for this statement, or query the base table or a local secondary index")
+}
+
+// split assigns each remaining WHERE conjunct to the FilterExpression or the
+// client. keyAttrs are attributes a Query's FilterExpression may not use;
+// when fetch is set, conjuncts over attributes the index does not project
+// must wait for the fetched items.
+func (r *reader) split(used map[int]bool, keyAttrs []string, fetch bool, p path, allowFilter bool) (filters, client []expr.Expr, cond *expression.ConditionBuilder) {
+	t, src := r.from.table, r.src
+	var conds []expression.ConditionBuilder
+	for i, c := range r.conjuncts {
+		if used[i] {
+			continue
+		}
+		if !allowFilter || conjunctUsesAny(c, src, keyAttrs) || (fetch && !conjunctProjected(c, src, t, p)) {
+			client = append(client, c)
+			continue
+		}
+		if dc, ok := ddbexpr.Condition(c, src); ok {
+			filters = append(filters, c)
+			conds = append(conds, dc)
+			continue
+		}
+		client = append(client, c)
+	}
+	switch len(conds) {
+	case 0:
+	case 1:
+		cond = &conds[0]
+	default:
+		all := expression.And(conds[0], conds[1], conds[2:]...)
+		cond = &all
+	}
+	return filters, client, cond
+}
+
+func (r *reader) planGet(req readRequest, keys []map[string]value.Value, usedIdx []int) (*readPlan, error) {
+	t := r.from.table
+	used := map[int]bool{}
+	for _, i := range usedIdx {
+		used[i] = true
+	}
+	_, client, _ := r.split(used, nil, false, path{}, false)
+	spec := readSpec{table: t.Name, consistent: r.opts.Consistent, projection: req.need.projection(client, t, r.src)}
+	a := &Access{Table: t.Name, Source: r.src, Qualify: r.qualify, KeyAttrs: t.KeyNames(), KeyConditions: r.pick(usedIdx)}
+	var err error
+	if len(keys) == 1 {
+		a.Op = OpGetItem
+		var g *dynamodb.GetItemInput
+		g, err = spec.getItem(keys[0])
+		a.Gets = []*dynamodb.GetItemInput{g}
+	} else {
+		a.Op = OpBatchGetItem
+		a.Batches, err = spec.batchGets(keys)
+	}
+	if err != nil {
+		return nil, err
+	}
+	satisfied := len(keys) == 1 || len(stripFixed(req.order, fixedAttrs(t.PK.Name, t.SK, keys), r.src)) == 0
+	return &readPlan{node: a, client: client, orderSatisfied: satisfied}, nil
+}
+
+// fixedAttrs lists key attributes that have one value across all keys.
+func fixedAttrs(pk string, sk *KeyAttr, keys []map[string]value.Value) []string {
+	names := []string{pk}
+	if sk != nil {
+		names = append(names, sk.Name)
+	}
+	var out []string
+	for _, n := range names {
+		same := true
+		for _, k := range keys[1:] {
+			if !value.Equal(k[n], keys[0][n]) {
+				same = false
+			}
+		}
+		if same {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (r *reader) pick(idx []int) []expr.Expr {
+	out := make([]expr.Expr, len(idx))
+	for i, n := range idx {
+		out[i] = r.conjuncts[n]
+	}
+	return out
+}
+
+func (r *reader) planQuery(req readRequest, qc queryChoice) (*readPlan, error) {
+	t := r.from.table
+	used := map[int]bool{qc.pkCond.conjunct: true}
+	usedIdx := []int{qc.pkCond.conjunct}
+	if qc.skCond != nil {
+		used[qc.skCond.conjunct] = true
+		usedIdx = append(usedIdx, qc.skCond.conjunct)
+	}
+	fetch := !qc.covers
+	filters, client, cond := r.split(used, qc.path.keyAttrs(), fetch, qc.path, true)
+	pkValues := distinct(qc.pkCond.values)
+
+	fixed := []string{qc.path.pk.Name}
+	if len(pkValues) > 1 {
+		fixed = nil
+	}
+	if qc.skCond != nil && qc.skCond.op == keyEq {
+		fixed = append(fixed, qc.path.sk.Name)
+	}
+	rest := stripFixed(req.order, fixed, r.src)
+	rp := &readPlan{client: client}
+	var forward *bool
+	var merge *MergeOrder
+	switch {
+	case len(rest) == 0:
+		rp.orderSatisfied = true
+	case len(rest) == 1 && qc.path.sk != nil && topAttr(rest[0].Expr, r.src) == qc.path.sk.Name:
+		rp.orderSatisfied = true
+		fwd := !rest[0].Desc
+		forward = &fwd
+		if len(pkValues) > 1 {
+			merge = &MergeOrder{Attr: qc.path.sk.Name, Desc: rest[0].Desc}
+		}
+	}
+	rp.counted = req.countOnly && len(client) == 0
+	spec := readSpec{table: t.Name, index: qc.path.name(), filter: cond, forward: forward,
+		consistent: r.opts.Consistent && !qc.path.global(), count: rp.counted}
+	if req.limit > 0 && rp.orderSatisfied && len(filters) == 0 && len(client) == 0 && !rp.counted {
+		spec.limit = int32(min(req.limit, math.MaxInt32))
+	}
+	switch {
+	case rp.counted:
+	case fetch:
+		spec.projection = keyPaths(t.KeyNames(), merge)
+	default:
+		spec.projection = req.need.projection(client, t, r.src)
+		if spec.projection != nil && merge != nil {
+			spec.projection = ddbexpr.ReducePaths(append(spec.projection, value.Path{{Name: merge.Attr}}))
+		}
+	}
+	a := &Access{Op: OpQuery, Table: t.Name, Source: r.src, Qualify: r.qualify, Index: qc.path.name(), KeyAttrs: t.KeyNames(),
+		Merge: merge, Count: rp.counted, KeyConditions: r.pick(usedIdx), Filters: filters}
+	for _, pv := range pkValues {
+		q, err := spec.query(qc.path.pk, pv, qc.path.sk, qc.skCond)
+		if err != nil {
+			return nil, err
+		}
+		a.Queries = append(a.Queries, q)
+	}
+	rp.node = a
+	if fetch && !rp.counted {
+		rp.node = r.fetchNode(a, req.need, client)
+	}
+	return rp, nil
+}
+
+func (r *reader) planScan(req readRequest, p path, coverNeed needs) (*readPlan, error) {
+	t := r.from.table
+	fetch := !p.covers(t, coverNeed)
+	filters, client, cond := r.split(nil, nil, fetch, p, true)
+	rp := &readPlan{client: client, orderSatisfied: len(req.order) == 0}
+	rp.counted = req.countOnly && len(client) == 0
+	spec := readSpec{table: t.Name, index: p.name(), filter: cond,
+		consistent: r.opts.Consistent && !p.global(), count: rp.counted}
+	if req.limit > 0 && rp.orderSatisfied && len(filters) == 0 && len(client) == 0 && !rp.counted {
+		spec.limit = int32(min(req.limit, math.MaxInt32))
+	}
+	switch {
+	case rp.counted:
+	case fetch:
+		spec.projection = keyPaths(t.KeyNames(), nil)
+	default:
+		spec.projection = req.need.projection(client, t, r.src)
+	}
+	in, err := spec.scan(0, 1)
+	if err != nil {
+		return nil, err
+	}
+	a := &Access{Op: OpScan, Table: t.Name, Source: r.src, Qualify: r.qualify, Index: p.name(), KeyAttrs: t.KeyNames(),
+		Count: rp.counted, Scans: []*dynamodb.ScanInput{in}, Filters: filters}
+	rp.node = a
+	if fetch && !rp.counted {
+		rp.node = r.fetchNode(a, req.need, client)
+	}
+	return rp, nil
+}
+
+func (r *reader) fetchNode(a *Access, need needs, client []expr.Expr) Node {
+	t := r.from.table
+	spec := readSpec{table: t.Name, consistent: r.opts.Consistent, projection: need.projection(client, t, r.src)}
+	if spec.projection != nil {
+		spec.projection = ddbexpr.ReducePaths(append(spec.projection, keyPaths(t.KeyNames(), nil)...))
+	}
+	proj, names, _ := spec.projectionOnly()
+	return &Fetch{Input: a, Source: r.src, Qualify: r.qualify, Table: t.Name, KeyAttrs: t.KeyNames(), Projection: proj, Names: names, Consistent: r.opts.Consistent}
+}
+
+func keyPaths(keys []string, merge *MergeOrder) []value.Path {
+	var out []value.Path
+	for _, k := range keys {
+		out = append(out, value.Path{{Name: k}})
+	}
+	if merge != nil && !contains(keys, merge.Attr) {
+		out = append(out, value.Path{{Name: merge.Attr}})
+	}
+	return out
+}
+
+// stripFixed drops ORDER BY keys on attributes that have one value in every
+// row read: ordering by a constant changes nothing.
+func stripFixed(order []SortKey, fixed []string, src int) []SortKey {
+	var out []SortKey
+	for _, k := range order {
+		if a := topAttr(k.Expr, src); a != "" && contains(fixed, a) {
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
+}

@@ -1,0 +1,138 @@
+package planner
+
+import (
+	"context"
+
+	"github.com/xwb1989/sqlparser"
+
+	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/expr"
+)
+
+// SelectInput is the parsed SELECT: its AST and the document paths the
+// parser rewrote into synthetic column names.
+type SelectInput struct {
+	AST   *sqlparser.Select
+	Paths map[string]value.Path
+}
+
+// selectPlanner carries one SELECT through planning.
+type selectPlanner struct {
+	ctx   context.Context
+	cat   Catalog
+	opts  Options
+	ast   *sqlparser.Select
+	b     *binder
+	from  fromItem      // the first FROM item
+	froms []fromItem    // every FROM item, in written order (RIGHT JOIN swapped)
+	steps []joinStep    // the joins between them
+	ons   [][]expr.Expr // bound ON conditions per step (USING expanded)
+
+	conjuncts []expr.Expr  // WHERE, split on AND
+	items     []selectItem // select list (empty with star)
+	star      bool
+	groups    []expr.Expr
+	having    expr.Expr
+	order     []SortKey
+	distinct  bool
+	offset    int64
+	count     int64 // -1: no LIMIT
+}
+
+// PlanSelect compiles a SELECT into a plan.
+func PlanSelect(ctx context.Context, cat Catalog, in SelectInput, opts Options) (*Plan, error) {
+	sp := &selectPlanner{ctx: ctx, cat: cat, opts: opts, ast: in.AST, count: -1}
+	if err := sp.resolveFrom(in.Paths); err != nil {
+		return nil, err
+	}
+	if err := sp.bindClauses(); err != nil {
+		return nil, err
+	}
+	return sp.build()
+}
+
+func (sp *selectPlanner) resolveFrom(paths map[string]value.Path) error {
+	ast := sp.ast
+	if ast.Lock != "" {
+		return errorf(CodeUnsupported, "locking reads (%s) are not supported: DynamoDB has no row locks", ast.Lock)
+	}
+	items, steps, err := flattenFrom(ast.From)
+	if err != nil {
+		return err
+	}
+	sp.steps = steps
+	sp.b = &binder{paths: paths}
+	for _, ate := range items {
+		from, err := fromTable(sp.ctx, sp.cat, ate)
+		if err != nil {
+			return err
+		}
+		for _, prev := range sp.froms {
+			if prev.alias == from.alias {
+				return errorf(CodeInvalid, "the alias %s is used twice in FROM; give each table its own alias", from.alias)
+			}
+		}
+		sp.froms = append(sp.froms, from)
+		sp.b.sources = append(sp.b.sources, source{alias: from.alias, table: from.table})
+	}
+	sp.from = sp.froms[0]
+	return checkSelfJoin(sp.froms)
+}
+
+func (sp *selectPlanner) bindClauses() error {
+	ast, b := sp.ast, sp.b
+	if err := sp.bindJoinConditions(); err != nil {
+		return err
+	}
+	if ast.Where != nil {
+		b.clause = "WHERE"
+		where, err := b.bind(ast.Where.Expr)
+		if err != nil {
+			return err
+		}
+		sp.conjuncts = expr.Conjuncts(where)
+	}
+	if err := sp.bindSelectList(); err != nil {
+		return err
+	}
+	sp.distinct = ast.Distinct != ""
+	b.selectAliases = map[string]expr.Expr{}
+	for _, it := range sp.items {
+		if it.alias != "" {
+			b.selectAliases[it.alias] = it.expr
+		}
+	}
+	if err := sp.bindGroupBy(); err != nil {
+		return err
+	}
+	if ast.Having != nil {
+		b.clause, b.allowAggregates = "HAVING", true
+		h, err := b.bind(ast.Having.Expr)
+		if err != nil {
+			return err
+		}
+		sp.having = h
+	}
+	if err := sp.bindOrderBy(); err != nil {
+		return err
+	}
+	return sp.bindLimit()
+}
+
+// aggregated reports whether the statement groups rows.
+func (sp *selectPlanner) aggregated() bool {
+	if len(sp.groups) > 0 || sp.having != nil {
+		return true
+	}
+	for _, it := range sp.items {
+		if expr.HasAggregate(it.expr) {
+			return true
+		}
+	}
+	for _, k := range sp.order {
+		if expr.HasAggregate(k.Expr) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,160 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+
+	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/expr"
+)
+
+// selectItem is one bound select-list expression and its output name.
+type selectItem struct {
+	expr  expr.Expr
+	name  string
+	alias string
+}
+
+func (sp *selectPlanner) bindSelectList() error {
+	b := sp.b
+	b.clause, b.allowAggregates = "the select list", true
+	defer func() { b.allowAggregates = false }()
+	for _, se := range sp.ast.SelectExprs {
+		switch n := se.(type) {
+		case *sqlparser.StarExpr:
+			if q := n.TableName.Name.String(); q != "" && b.sourceByAlias(q) < 0 {
+				return errorf(CodeUnknownColumn, "unknown table or alias %s in %s.*", q, q)
+			}
+			sp.star = true
+		case *sqlparser.AliasedExpr:
+			e, err := b.bind(n.Expr)
+			if err != nil {
+				return err
+			}
+			it := selectItem{expr: e, alias: n.As.String()}
+			it.name = it.alias
+			if it.name == "" {
+				it.name = sp.columnName(n.Expr, e)
+			}
+			sp.items = append(sp.items, it)
+		default:
+			return errorf(CodeUnsupported, "%s is not supported in the select list", sqlparser.String(se))
+		}
+	}
+	if sp.star && len(sp.items) > 0 {
+		return errorf(CodeUnsupported, "SELECT * cannot be combined with other select expressions; list the attributes you want")
+	}
+	return nil
+}
+
+// columnName names an unaliased output column the way MySQL does: a column
+// reference by its name (a document path in full), anything else by its text.
+func (sp *selectPlanner) columnName(raw sqlparser.Expr, bound expr.Expr) string {
+	if c, ok := bound.(expr.Column); ok {
+		if _, isCol := raw.(*sqlparser.ColName); isCol {
+			return c.Path.Plain()
+		}
+	}
+	text := sqlparser.String(raw)
+	for synthetic, p := range sp.b.paths {
+		text = strings.ReplaceAll(text, "`"+synthetic+"`", p.Plain())
+		text = strings.ReplaceAll(text, synthetic, p.Plain())
+	}
+	return text
+}
+
+// resolveOrdinalOrAlias handles GROUP BY/ORDER BY items that are a select
+// ordinal (ORDER BY 2) before normal binding (aliases are handled by the binder).
+func (sp *selectPlanner) resolveOrdinal(e sqlparser.Expr, clause string) (expr.Expr, bool, error) {
+	lit, ok := e.(*sqlparser.SQLVal)
+	if !ok || lit.Type != sqlparser.IntVal {
+		return nil, false, nil
+	}
+	n, err := value.Num(string(lit.Val))
+	if err != nil {
+		return nil, false, err
+	}
+	i, _ := n.Int64()
+	if sp.star {
+		return nil, true, errorf(CodeInvalid, "%s %s: ordinals need an explicit select list, not SELECT *", clause, lit.Val)
+	}
+	if i < 1 || i > int64(len(sp.items)) {
+		return nil, true, errorf(CodeInvalid, "%s %s is out of range: the select list has %d column(s)", clause, lit.Val, len(sp.items))
+	}
+	return sp.items[i-1].expr, true, nil
+}
+
+func (sp *selectPlanner) bindGroupBy() error {
+	b := sp.b
+	b.clause, b.allowAggregates = "GROUP BY", false
+	for _, g := range sp.ast.GroupBy {
+		e, isOrdinal, err := sp.resolveOrdinal(g, "GROUP BY")
+		if err != nil {
+			return err
+		}
+		if !isOrdinal {
+			if e, err = b.bind(g); err != nil {
+				return err
+			}
+		}
+		if expr.HasAggregate(e) {
+			return errorf(CodeAggregate, "GROUP BY %s: cannot group by an aggregate", sqlparser.String(g))
+		}
+		sp.groups = append(sp.groups, e)
+	}
+	return nil
+}
+
+func (sp *selectPlanner) bindOrderBy() error {
+	b := sp.b
+	b.clause, b.allowAggregates = "ORDER BY", true
+	defer func() { b.allowAggregates = false }()
+	for _, o := range sp.ast.OrderBy {
+		e, isOrdinal, err := sp.resolveOrdinal(o.Expr, "ORDER BY")
+		if err != nil {
+			return err
+		}
+		if !isOrdinal {
+			if e, err = b.bind(o.Expr); err != nil {
+				return err
+			}
+		}
+		sp.order = append(sp.order, SortKey{Expr: e, Desc: o.Direction == sqlparser.DescScr})
+	}
+	return nil
+}
+
+func (sp *selectPlanner) bindLimit() error {
+	l := sp.ast.Limit
+	if l == nil {
+		return nil
+	}
+	count, err := limitNumber(l.Rowcount, "LIMIT")
+	if err != nil {
+		return err
+	}
+	sp.count = count
+	if l.Offset != nil {
+		if sp.offset, err = limitNumber(l.Offset, "OFFSET"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func limitNumber(e sqlparser.Expr, what string) (int64, error) {
+	lit, ok := e.(*sqlparser.SQLVal)
+	if !ok || lit.Type != sqlparser.IntVal {
+		return 0, errorf(CodeLimit, "%s must be a non-negative integer, got %s", what, sqlparser.String(e))
+	}
+	n, err := value.Num(string(lit.Val))
+	if err != nil {
+		return 0, errorf(CodeLimit, "%s %s is not a number", what, lit.Val)
+	}
+	i, ok := n.Int64()
+	if !ok || i < 0 {
+		return 0, errorf(CodeLimit, "%s must be a non-negative integer that fits 64 bits, got %s", what, lit.Val)
+	}
+	return i, nil
+}
