@@ -21,16 +21,17 @@ type readOp struct {
 	started bool
 	cur     int
 	merge   *merger
+	scan    *segmentReader // parallel Scan segments
 	closed  bool
 }
 
 func newReadOp(env *Env, a *planner.Access) *readOp {
 	op := &readOp{env: env, access: a}
 	for _, q := range a.Queries {
-		op.pagers = append(op.pagers, &pager{env: env, query: q})
+		op.pagers = append(op.pagers, &pager{env: env, node: a, query: q})
 	}
 	for _, s := range a.Scans {
-		op.pagers = append(op.pagers, &pager{env: env, scan: s})
+		op.pagers = append(op.pagers, &pager{env: env, node: a, scan: s})
 	}
 	return op
 }
@@ -38,6 +39,10 @@ func newReadOp(env *Env, a *planner.Access) *readOp {
 func (op *readOp) start(ctx context.Context) error {
 	op.started = true
 	if len(op.pagers) == 1 {
+		return nil
+	}
+	if len(op.access.Scans) > 1 {
+		op.scan = startSegments(ctx, op.pagers)
 		return nil
 	}
 	heads, err := prefetch(ctx, op.env, op.pagers)
@@ -59,6 +64,13 @@ func (op *readOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err := op.start(ctx); err != nil {
 			return nil, err
 		}
+	}
+	if op.scan != nil {
+		pg, err := op.scan.next(false)
+		if err != nil {
+			return nil, err
+		}
+		return qualifiedItemsBatch(op.env.Mem, pg.items, op.access.KeyAttrs, outputSource(op.access.Qualify, op.access.Source)), nil
 	}
 	if op.merge != nil {
 		items, err := op.merge.next(ctx)
@@ -92,6 +104,7 @@ func (op *readOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 func (op *readOp) Close() error {
 	op.closed = true
+	op.scan.stop()
 	return nil
 }
 
@@ -107,30 +120,19 @@ func (op *countOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		return nil, io.EOF
 	}
 	op.done = true
-	r := newReadOp(op.env, op.access)
+	// Every request of a count runs to its end, so all of them start at once.
+	segs := startSegments(ctx, newReadOp(op.env, op.access).pagers)
+	defer segs.stop()
 	var total int64
-	var pagers []*pager
-	pagers = append(pagers, r.pagers...)
-	if len(pagers) > 1 {
-		heads, err := prefetch(ctx, op.env, pagers)
+	for {
+		pg, err := segs.next(true)
+		if err == io.EOF {
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
-		for _, h := range heads {
-			total += h.count
-		}
-	}
-	for _, p := range pagers {
-		for {
-			pg, err := p.next(ctx)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, err
-			}
-			total += pg.count
-		}
+		total += pg.count
 	}
 	n, _ := value.Num(itoa64(total))
 	return valuesBatch(op.env, []string{planner.CountColumn}, [][]value.Value{{n}}), nil

@@ -1,7 +1,7 @@
 package exec
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -62,7 +62,13 @@ type sumAcc struct {
 	dec   *apd.Decimal
 }
 
-var wideSum = apd.Context{Precision: 200, MaxExponent: apd.MaxExponent, MinExponent: apd.MinExponent, Rounding: apd.RoundHalfEven}
+// wideSum adds exactly. DynamoDB numbers have digits from 10^125 down to
+// 10^-167 (38 digits below 1E-130), so a sum of them needs at most 293
+// digits plus one per tenfold of the row count; 400 never rounds, and
+// Inexact is trapped so that a rounded sum could never pass for an exact
+// one (it would then fit in 38 digits and be returned silently wrong).
+var wideSum = apd.Context{Precision: 400, MaxExponent: apd.MaxExponent, MinExponent: apd.MinExponent,
+	Rounding: apd.RoundHalfEven, Traps: apd.InvalidOperation | apd.Inexact}
 
 func (s *sumAcc) add(v value.Value) error {
 	if v.IsNull() {
@@ -178,4 +184,4 @@ func (d *distinctAcc) add(v value.Value) error {
 
 func (d *distinctAcc) result() (value.Value, error) { return d.inner.result() }
 
-func itoa64(n int64) string { return fmt.Sprint(n) }
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner"
 )
 
 // maxUnprocessedRounds bounds how often unprocessed keys are re-sent before
@@ -18,13 +19,16 @@ const maxUnprocessedRounds = 12
 // batchGet sends one BatchGetItem for a single table and re-sends its
 // UnprocessedKeys with exponential backoff and full jitter until every key
 // is processed. It returns the items found (in no particular order).
-func batchGet(ctx context.Context, env *Env, in *dynamodb.BatchGetItemInput) ([]value.Value, error) {
+func batchGet(ctx context.Context, env *Env, node planner.Node, in *dynamodb.BatchGetItemInput) ([]value.Value, error) {
 	var found []value.Value
 	req := in
 	for round := 0; ; round++ {
+		if err := env.beforeRequest(ctx, "BatchGetItem"); err != nil {
+			return nil, err
+		}
 		out, err := env.Client.BatchGetItem(ctx, req)
 		if err != nil {
-			env.Stats.UnitRequest("BatchGetItem")
+			env.failedRequest(node, "BatchGetItem")
 			return nil, DynamoError("BatchGetItem", err)
 		}
 		n := 0
@@ -36,7 +40,9 @@ func batchGet(ctx context.Context, env *Env, in *dynamodb.BatchGetItemInput) ([]
 			found = append(found, conv...)
 			n += len(items)
 		}
-		env.Stats.Request("BatchGetItem", int64(n), int64(n), false, out.ConsumedCapacity...)
+		if err := env.afterResponse(node, "BatchGetItem", int64(n), int64(n), false, out.ConsumedCapacity...); err != nil {
+			return nil, err
+		}
 		pending := 0
 		for _, ka := range out.UnprocessedKeys {
 			pending += len(ka.Keys)

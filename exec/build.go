@@ -6,8 +6,17 @@ import (
 	"github.com/ddbsql/ddbsql/planner"
 )
 
-// Build turns a plan tree into operators.
+// Build turns a plan tree into operators; with env.Analysis set, every
+// operator is wrapped to count its rows and time.
 func Build(env *Env, n planner.Node) (Operator, error) {
+	op, err := build(env, n)
+	if err != nil || env.Analysis == nil {
+		return op, err
+	}
+	return &analyzedOp{inner: op, actual: env.Analysis.get(n)}, nil
+}
+
+func build(env *Env, n planner.Node) (Operator, error) {
 	switch t := n.(type) {
 	case *planner.Access:
 		switch {

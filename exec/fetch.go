@@ -72,7 +72,7 @@ func fetchItems(ctx context.Context, env *Env, node *planner.Fetch, items []valu
 		if node.Consistent {
 			ka.ConsistentRead = aws.Bool(true)
 		}
-		found, err := batchGet(ctx, env, &dynamodb.BatchGetItemInput{
+		found, err := batchGet(ctx, env, node, &dynamodb.BatchGetItemInput{
 			RequestItems:           map[string]types.KeysAndAttributes{node.Table: ka},
 			ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
 		})

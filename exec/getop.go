@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
@@ -45,19 +46,24 @@ func (op *getOp) step(ctx context.Context) ([]value.Value, bool, error) {
 		}
 		in := a.Gets[op.next]
 		op.next++
+		if err := op.env.beforeRequest(ctx, "GetItem"); err != nil {
+			return nil, false, err
+		}
 		out, err := op.env.Client.GetItem(ctx, in)
 		if err != nil {
-			op.env.Stats.UnitRequest("GetItem")
+			op.env.failedRequest(a, "GetItem")
 			return nil, false, DynamoError("GetItem", err)
 		}
 		var n int64
 		if out.Item != nil {
 			n = 1
 		}
+		var caps []types.ConsumedCapacity
 		if out.ConsumedCapacity != nil {
-			op.env.Stats.Request("GetItem", n, n, false, *out.ConsumedCapacity)
-		} else {
-			op.env.Stats.Request("GetItem", n, n, false)
+			caps = append(caps, *out.ConsumedCapacity)
+		}
+		if err := op.env.afterResponse(a, "GetItem", n, n, false, caps...); err != nil {
+			return nil, false, err
 		}
 		if out.Item == nil {
 			return nil, true, nil
@@ -73,7 +79,7 @@ func (op *getOp) step(ctx context.Context) ([]value.Value, bool, error) {
 		}
 		in := a.Batches[op.next]
 		op.next++
-		found, err := batchGet(ctx, op.env, in)
+		found, err := batchGet(ctx, op.env, a, in)
 		if err != nil {
 			return nil, false, err
 		}

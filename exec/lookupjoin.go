@@ -192,7 +192,7 @@ func (op *lookupJoinOp) batchLookup(ctx context.Context, vals []value.Value) ([]
 		})
 	}
 	return parallel(ctx, op.env, len(reqs), func(ctx context.Context, i int) ([]value.Value, error) {
-		return batchGet(ctx, op.env, reqs[i])
+		return batchGet(ctx, op.env, op.node, reqs[i])
 	})
 }
 
@@ -204,7 +204,7 @@ func (op *lookupJoinOp) queryLookup(ctx context.Context, vals []value.Value) ([]
 			in.ExpressionAttributeValues[k] = v
 		}
 		in.ExpressionAttributeValues[op.node.ValuePlaceholder] = vals[i].AttributeValue()
-		p := &pager{env: op.env, query: &in}
+		p := &pager{env: op.env, node: op.node, query: &in}
 		var items []value.Value
 		for {
 			pg, err := p.next(ctx)

@@ -25,6 +25,13 @@ type Env struct {
 	Concurrency int
 	// BatchRows caps the rows of batches built on the client.
 	BatchRows int
+	// Budget, when positive, is the most read capacity the statement may
+	// consume (--max-rcu).
+	Budget float64
+	// Limiter paces the statement's reads (--rate-limit); nil: no limit.
+	Limiter *RateLimiter
+	// Analysis, when set, collects per-node figures (EXPLAIN ANALYZE).
+	Analysis *Analysis
 }
 
 func (e *Env) concurrency() int {

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner"
 )
 
 // page is one Query or Scan response, decoded.
@@ -21,6 +22,7 @@ type page struct {
 // resuming from LastEvaluatedKey. It never asks for a page before next.
 type pager struct {
 	env      *Env
+	node     planner.Node
 	query    *dynamodb.QueryInput
 	scan     *dynamodb.ScanInput
 	startKey map[string]types.AttributeValue
@@ -50,12 +52,15 @@ func (p *pager) next(ctx context.Context) (page, error) {
 		scanned int32
 		cc      *types.ConsumedCapacity
 	)
+	if err := p.env.beforeRequest(ctx, p.op()); err != nil {
+		return page{}, err
+	}
 	if p.query != nil {
 		in := *p.query
 		in.ExclusiveStartKey = p.startKey
 		out, err := p.env.Client.Query(ctx, &in)
 		if err != nil {
-			p.env.Stats.UnitRequest("Query")
+			p.env.failedRequest(p.node, "Query")
 			return page{}, DynamoError("Query", err)
 		}
 		raw, lek, count, scanned, cc = out.Items, out.LastEvaluatedKey, out.Count, out.ScannedCount, out.ConsumedCapacity
@@ -64,7 +69,7 @@ func (p *pager) next(ctx context.Context) (page, error) {
 		in.ExclusiveStartKey = p.startKey
 		out, err := p.env.Client.Scan(ctx, &in)
 		if err != nil {
-			p.env.Stats.UnitRequest("Scan")
+			p.env.failedRequest(p.node, "Scan")
 			return page{}, DynamoError("Scan", err)
 		}
 		raw, lek, count, scanned, cc = out.Items, out.LastEvaluatedKey, out.Count, out.ScannedCount, out.ConsumedCapacity
@@ -73,7 +78,9 @@ func (p *pager) next(ctx context.Context) (page, error) {
 	if cc != nil {
 		caps = append(caps, *cc)
 	}
-	p.env.Stats.Request(p.op(), int64(scanned), int64(count), true, caps...)
+	if err := p.env.afterResponse(p.node, p.op(), int64(scanned), int64(count), true, caps...); err != nil {
+		return page{}, err
+	}
 	p.startKey = lek
 	p.done = len(lek) == 0
 	items, err := convertItems(raw)

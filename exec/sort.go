@@ -86,6 +86,12 @@ func (op *sortOp) add(in arrow.RecordBatch, h *rowHeap) error {
 			if err != nil {
 				return evalError(err)
 			}
+			if v.IsNull() {
+				// All SQL NULLs are peers (as in GROUP BY and DISTINCT):
+				// a DynamoDB NULL must not sort after a missing attribute,
+				// or the next sort key would not decide between them.
+				v = value.MissingValue()
+			}
 			r.keys[k] = v
 		}
 		if op.topN <= 0 {

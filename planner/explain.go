@@ -16,17 +16,39 @@ import (
 // Explain renders the plan as an indented tree. Client-side operators say
 // "(client)"; DynamoDB reads list every request field exec will send.
 func Explain(p *Plan) string {
-	var w explainWriter
+	return ExplainWith(p, nil)
+}
+
+// Actuals supplies measured figures per node for EXPLAIN ANALYZE; nil
+// means plain EXPLAIN.
+type Actuals func(n Node) (line string, ok bool)
+
+// ExplainWith renders the plan, adding an "actual:" line under every node
+// for which actual reports one, and the estimated total at the end.
+func ExplainWith(p *Plan, actual Actuals) string {
+	w := explainWriter{actual: actual}
 	w.node(p.Root, "", "")
+	w.sb.WriteString("estimated total: " + TotalEstimate(p).String() + "\n")
 	return w.sb.String()
 }
 
-type explainWriter struct{ sb strings.Builder }
+type explainWriter struct {
+	sb     strings.Builder
+	actual Actuals
+}
 
 // node writes one operator: its title after prefix, its detail lines and
 // children after childPrefix.
 func (w *explainWriter) node(n Node, prefix, childPrefix string) {
 	title, details := describe(n)
+	if a, ok := n.(*Access); ok {
+		details = append([]string{"estimate: " + a.Estimate.String()}, details...)
+	}
+	if w.actual != nil {
+		if line, ok := w.actual(n); ok {
+			details = append([]string{"actual: " + line}, details...)
+		}
+	}
 	w.sb.WriteString(prefix + title + "\n")
 	inputs := n.Inputs()
 	detailPrefix := childPrefix + "   "

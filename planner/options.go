@@ -7,4 +7,12 @@ type Options struct {
 	// Consistent asks for strongly consistent reads (--consistent); a read
 	// of a GSI then fails, because GSIs only support eventual consistency.
 	Consistent bool
+	// Segments is the number of parallel Scan segments; 0 chooses about one
+	// per GiB of table, at least 1 and at most 8 per CPU.
+	Segments int
+	// Strict enforces the single-table design rule that every access
+	// pattern is one Query or GetItem: plans needing a Scan, a
+	// FilterExpression, a client-side filter or sort over the items read, or
+	// a join that is not by key fail before any request.
+	Strict bool
 }

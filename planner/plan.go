@@ -60,6 +60,11 @@ type Access struct {
 	// For EXPLAIN: the SQL conditions DynamoDB evaluates.
 	KeyConditions []expr.Expr
 	Filters       []expr.Expr
+	// Estimate is the expected cost, from DescribeTable.
+	Estimate Estimate
+	// singleItem: the key condition fixes the sort key, so each Query reads
+	// at most one item.
+	singleItem bool
 }
 
 // MergeOrder merges several sorted Query streams by one sort key attribute.

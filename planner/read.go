@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"runtime"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -39,6 +40,29 @@ type readRequest struct {
 }
 
 func (r *reader) plan(req readRequest) (*readPlan, error) {
+	rp, err := r.planAccess(req)
+	if err != nil {
+		return nil, err
+	}
+	var walk func(Node)
+	walk = func(n Node) {
+		if a, ok := n.(*Access); ok {
+			a.Estimate = estimateAccess(a, r.from.table, r.opts.Consistent && !r.global(a))
+		}
+		for _, in := range n.Inputs() {
+			walk(in)
+		}
+	}
+	walk(rp.node)
+	return rp, nil
+}
+
+func (r *reader) global(a *Access) bool {
+	ix := r.from.table.Index(a.Index)
+	return ix != nil && ix.Global
+}
+
+func (r *reader) planAccess(req readRequest) (*readPlan, error) {
 	t, src := r.from.table, r.src
 	var conds []keyCond
 	for i, c := range r.conjuncts {
@@ -232,7 +256,8 @@ func (r *reader) planQuery(req readRequest, qc queryChoice) (*readPlan, error) {
 		}
 	}
 	a := &Access{Op: OpQuery, Table: t.Name, Source: r.src, Qualify: r.qualify, Index: qc.path.name(), KeyAttrs: t.KeyNames(),
-		Merge: merge, Count: rp.counted, KeyConditions: r.pick(usedIdx), Filters: filters}
+		Merge: merge, Count: rp.counted, KeyConditions: r.pick(usedIdx), Filters: filters,
+		singleItem: qc.skCond != nil && qc.skCond.op == keyEq}
 	for _, pv := range pkValues {
 		q, err := spec.query(qc.path.pk, pv, qc.path.sk, qc.skCond)
 		if err != nil {
@@ -265,12 +290,16 @@ func (r *reader) planScan(req readRequest, p path, coverNeed needs) (*readPlan, 
 	default:
 		spec.projection = req.need.projection(client, t, r.src)
 	}
-	in, err := spec.scan(0, 1)
-	if err != nil {
-		return nil, err
-	}
+	segments := r.segments(p)
 	a := &Access{Op: OpScan, Table: t.Name, Source: r.src, Qualify: r.qualify, Index: p.name(), KeyAttrs: t.KeyNames(),
-		Count: rp.counted, Scans: []*dynamodb.ScanInput{in}, Filters: filters}
+		Count: rp.counted, Filters: filters}
+	for seg := 0; seg < segments; seg++ {
+		in, err := spec.scan(int32(seg), int32(segments))
+		if err != nil {
+			return nil, err
+		}
+		a.Scans = append(a.Scans, in)
+	}
 	rp.node = a
 	if fetch && !rp.counted {
 		rp.node = r.fetchNode(a, req.need, client)
@@ -310,4 +339,19 @@ func stripFixed(order []SortKey, fixed []string, src int) []SortKey {
 		out = append(out, k)
 	}
 	return out
+}
+
+// segments is the parallel Scan segment count: as asked, or about one per
+// GiB of data, between 1 and 8 per CPU (DynamoDB allows up to 1,000,000).
+func (r *reader) segments(p path) int {
+	maxSegments := 8 * runtime.NumCPU()
+	if n := r.opts.Segments; n > 0 {
+		return min(n, 1_000_000)
+	}
+	bytes := r.from.table.SizeBytes
+	if p.index != nil {
+		bytes = p.index.SizeBytes
+	}
+	n := int((bytes + (1<<30 - 1)) >> 30)
+	return max(1, min(n, maxSegments))
 }

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
+	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 )
 
 // result is what one ddbsql invocation produced.
@@ -23,6 +25,26 @@ type cli struct {
 	t        *testing.T
 	endpoint string
 	prefix   string
+	// mem, when set, runs statements on the in-process backend instead.
+	mem *memdb.DB
+}
+
+// backends runs f once against dynalite and once against the in-process
+// backend, with the same fixtures: both must give the same answers.
+func backends(t *testing.T, f func(t *testing.T, c *cli)) {
+	t.Run("dynalite", func(t *testing.T) { f(t, newCLI(t)) })
+	t.Run("memdb", func(t *testing.T) { f(t, newMemCLI(t)) })
+}
+
+// newMemCLI loads the fixtures into a fresh in-process backend.
+func newMemCLI(t *testing.T) *cli {
+	t.Helper()
+	db := memdb.New()
+	c := &cli{t: t, prefix: "mem.", mem: db}
+	if err := fixtures.Load(context.Background(), db, c.prefix, fixtures.All()...); err != nil {
+		t.Fatalf("loading fixtures: %v", err)
+	}
+	return c
 }
 
 // newCLI loads the fixtures under a prefix owned by t (deleted when t ends),
@@ -47,22 +69,34 @@ func (c *cli) expand(sql string) string {
 // run invokes ddbsql with --endpoint-url and the given arguments; arguments
 // after -e are expanded.
 func (c *cli) run(args ...string) result {
-	full := []string{"--endpoint-url", c.endpoint}
+	var full []string
 	for _, a := range args {
 		full = append(full, c.expand(a))
 	}
-	return invoke(full, "")
+	return c.invoke(full, "")
 }
 
 // runStdin pipes SQL on stdin.
 func (c *cli) runStdin(stdin string, args ...string) result {
-	full := append([]string{"--endpoint-url", c.endpoint}, args...)
-	return invoke(full, c.expand(stdin))
+	return c.invoke(args, c.expand(stdin))
 }
 
-func invoke(args []string, stdin string) result {
+func (c *cli) invoke(args []string, stdin string) result {
+	if c.mem != nil {
+		return invokeWith(args, stdin, c.mem)
+	}
+	return invoke(append([]string{"--endpoint-url", c.endpoint}, args...), stdin)
+}
+
+func invoke(args []string, stdin string) result { return invokeWith(args, stdin, nil) }
+
+func invokeWith(args []string, stdin string, client dynamo.Client) result {
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, streams{in: strings.NewReader(stdin), out: &out, err: &errOut})
+	st := streams{in: strings.NewReader(stdin), out: &out, err: &errOut}
+	if client != nil {
+		st.client = client
+	}
+	code := run(context.Background(), args, st)
 	return result{out: out.String(), err: errOut.String(), code: code}
 }
 

@@ -7,8 +7,9 @@ import (
 
 // TestBadInput checks that every kind of bad input fails with exit status 1
 // (2 for usage), a clear "error:" message on stderr, and no stack trace.
-func TestBadInput(t *testing.T) {
-	c := newCLI(t)
+func TestBadInput(t *testing.T) { backends(t, testBadInput) }
+
+func testBadInput(t *testing.T, c *cli) {
 	cases := []struct {
 		name string
 		args []string

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/ddbsql/ddbsql/exec/format"
+	"github.com/ddbsql/ddbsql/exec/session"
 )
 
 // Exit codes.
@@ -27,6 +29,13 @@ type config struct {
 	stats       string
 	allowScan   bool
 	consistent  bool
+	strict      bool
+	maxRCU      float64
+	rateLimit   float64
+	segments    int
+	concurrency int
+	timeout     time.Duration
+	readPrice   float64
 	version     bool
 	help        bool
 }
@@ -49,6 +58,13 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.stats, "stats", "off", "statement statistics on stderr: off|text|json")
 	fs.BoolVar(&cfg.allowScan, "allow-scan", false, "allow statements that read a whole table or index with Scan")
 	fs.BoolVar(&cfg.consistent, "consistent", false, "use strongly consistent reads (not possible on global secondary indexes)")
+	fs.BoolVar(&cfg.strict, "strict", false, "fail statements that are not one Query or GetItem (Scan, FilterExpression, client-side filter or sort, join not by key)")
+	fs.Float64Var(&cfg.maxRCU, "max-rcu", 0, "refuse statements estimated to consume more than `N` read capacity units, and stop those that do")
+	fs.Float64Var(&cfg.rateLimit, "rate-limit", 0, "pace each statement's reads to `RCU_PER_SECOND`")
+	fs.IntVar(&cfg.segments, "segments", 0, "parallel Scan segments (default: about one per GiB, at most 8 per CPU)")
+	fs.IntVar(&cfg.concurrency, "concurrency", 8, "DynamoDB requests in flight per statement (IN lists, join lookups)")
+	fs.DurationVar(&cfg.timeout, "timeout", 0, "give up on a statement after this `duration` (e.g. 30s)")
+	fs.Float64Var(&cfg.readPrice, "read-price", session.DefaultReadPrice, "on-demand price in USD per million read units, for the cost in --stats")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	fs.BoolVar(&cfg.help, "help", false, "show this help")
 	fs.BoolVar(&cfg.help, "h", false, "show this help")
@@ -95,6 +111,11 @@ func parseFlags(args []string, stderr io.Writer) (*config, int, bool) {
 	}
 	if !validFormat(cfg.format) {
 		fmt.Fprintf(stderr, "error: unknown --format %q; use one of %s\n", cfg.format, strings.Join(format.Names(), ", "))
+		return nil, exitUsage, false
+	}
+	switch {
+	case cfg.maxRCU < 0, cfg.rateLimit < 0, cfg.segments < 0, cfg.concurrency < 1, cfg.timeout < 0, cfg.readPrice < 0:
+		fmt.Fprintln(stderr, "error: --max-rcu, --rate-limit, --segments, --timeout and --read-price must not be negative, and --concurrency must be at least 1")
 		return nil, exitUsage, false
 	}
 	switch cfg.stats {

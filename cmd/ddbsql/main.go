@@ -13,10 +13,14 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], streams{
+	st := streams{
 		in: os.Stdin, out: os.Stdout, err: os.Stderr,
 		interactive: term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd())),
-	})
+	}
+	if term.IsTerminal(int(os.Stderr.Fd())) {
+		st.progress = os.Stderr
+	}
+	code := run(ctx, os.Args[1:], st)
 	stop()
 	os.Exit(code)
 }

@@ -19,7 +19,11 @@ import (
 type streams struct {
 	in          io.Reader
 	out, err    io.Writer
-	interactive bool // stdin and stdout are terminals
+	interactive bool      // stdin and stdout are terminals
+	progress    io.Writer // stderr, when it is a terminal (progress lines)
+	// client replaces the DynamoDB connection (tests run the same command
+	// lines against dynalite and the in-process backend).
+	client dynamo.Client
 }
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -43,6 +47,9 @@ func run(ctx context.Context, args []string, io streams) int {
 		printError(io.err, err)
 		return exitError
 	}
+	if len(script) == 0 && io.interactive {
+		return runREPL(ctx, io, sess)
+	}
 	if err := sess.RunScripts(ctx, script); err != nil {
 		printError(io.err, err)
 		return exitError
@@ -64,8 +71,7 @@ func readScript(cfg *config, io streams) ([]string, int, bool) {
 	}
 	if len(parts) == 0 {
 		if io.interactive {
-			fmt.Fprintln(io.err, "error: the interactive REPL is not available yet; run statements with -e \"…\", -f FILE, or pipe them on stdin")
-			return nil, exitUsage, false
+			return nil, exitOK, true // no script: run the REPL
 		}
 		data, err := readAll(io.in)
 		if err != nil {
@@ -86,14 +92,23 @@ func readAll(r io.Reader) (string, error) {
 }
 
 func connect(ctx context.Context, cfg *config, io streams) (*session.Session, error) {
-	conn, err := dynamo.Connect(ctx, dynamo.ConnectOptions{EndpointURL: cfg.endpointURL, Region: cfg.region, Profile: cfg.profile})
-	if err != nil {
-		return nil, &exec.Error{Code: exec.CodeCredentials, Msg: err.Error()}
+	var client dynamo.Client = io.client
+	if client == nil {
+		conn, err := dynamo.Connect(ctx, dynamo.ConnectOptions{EndpointURL: cfg.endpointURL, Region: cfg.region, Profile: cfg.profile})
+		if err != nil {
+			return nil, &exec.Error{Code: exec.CodeCredentials, Msg: err.Error()}
+		}
+		client = conn.Client
 	}
-	s := session.New(conn.Client, io.out, io.err)
+	s := session.New(client, io.out, io.err)
 	s.Format = strings.ToLower(cfg.format)
 	s.Stats = session.StatsMode(cfg.stats)
-	s.Options = planner.Options{AllowScan: cfg.allowScan, Consistent: cfg.consistent}
+	s.Options = planner.Options{AllowScan: cfg.allowScan, Consistent: cfg.consistent, Strict: cfg.strict, Segments: cfg.segments}
+	s.MaxRCU, s.RateLimit, s.Timeout, s.ReadPrice = cfg.maxRCU, cfg.rateLimit, cfg.timeout, cfg.readPrice
+	s.Concurrency = cfg.concurrency
+	if io.progress != nil {
+		s.Progress = io.progress
+	}
 	return s, nil
 }
 

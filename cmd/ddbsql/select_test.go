@@ -53,8 +53,9 @@ func requireEqual(t *testing.T, what string, got, want any) {
 
 // TestSelect runs SELECTs end to end against dynalite and checks the rows
 // against the fixture data.
-func TestSelect(t *testing.T) {
-	c := newCLI(t)
+func TestSelect(t *testing.T) { backends(t, testSelect) }
+
+func testSelect(t *testing.T, c *cli) {
 	app := fixtures.App()
 
 	t.Run("query partition with begins_with", func(t *testing.T) {

@@ -2,6 +2,7 @@ package columnar
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -60,11 +61,11 @@ func (c Column) Value(i int) value.Value {
 	case EncNumberText:
 		return value.NumTrusted(c.str.Value(i))
 	case EncInt64:
-		return value.NumTrusted(fmt.Sprint(c.i64.Value(i)))
+		return value.NumTrusted(strconv.FormatInt(c.i64.Value(i), 10))
 	case EncBool:
 		return value.BoolOf(c.bl.Value(i))
 	case EncBinary:
-		return value.Bin(append([]byte(nil), c.bin.Value(i)...))
+		return value.Bin(c.bin.Value(i)) // Bin copies the bytes
 	case EncValue:
 		v, err := value.DecodeBinary(c.bin.Value(i))
 		if err != nil {

@@ -31,6 +31,10 @@ type ConnectOptions struct {
 	MaxAttempts int
 }
 
+// DefaultMaxAttempts is how often a request is tried before a statement
+// fails (the SDK's default is 3; reports on busy tables deserve more).
+const DefaultMaxAttempts = 8
+
 // Connection is a ready client and a short label for prompts and messages.
 type Connection struct {
 	Client   *dynamodb.Client
@@ -67,9 +71,14 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Connection, error) {
 	if opts.Profile != "" {
 		loaders = append(loaders, config.WithSharedConfigProfile(opts.Profile))
 	}
-	if opts.MaxAttempts > 0 {
-		loaders = append(loaders, config.WithRetryMaxAttempts(opts.MaxAttempts))
+	// Adaptive retries back off on throttling (ProvisionedThroughputExceeded,
+	// ThrottlingException) and 5xx, and slow the client down while DynamoDB
+	// keeps throttling.
+	attempts := opts.MaxAttempts
+	if attempts <= 0 {
+		attempts = DefaultMaxAttempts
 	}
+	loaders = append(loaders, config.WithRetryMode(aws.RetryModeAdaptive), config.WithRetryMaxAttempts(attempts))
 	cfg, err := config.LoadDefaultConfig(ctx, loaders...)
 	if err != nil {
 		if opts.Profile != "" {

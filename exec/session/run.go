@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -13,11 +14,51 @@ import (
 	"github.com/ddbsql/ddbsql/planner"
 )
 
-func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
+// prepare plans a SELECT and applies the checks that must pass before any
+// read: --strict and the --max-rcu estimate.
+func (s *Session) prepare(ctx context.Context, sel *parser.Select) (*planner.Plan, error) {
 	p, err := s.plan(ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	if s.Options.Strict {
+		if err := planner.CheckStrict(p); err != nil {
+			return nil, err
+		}
+	}
+	if s.MaxRCU > 0 {
+		est := planner.TotalEstimate(p)
+		if est.RCU > s.MaxRCU {
+			return nil, &planner.Error{Code: planner.CodeBudget,
+				Msg:  fmt.Sprintf("this statement is estimated to consume %s RCU, more than the --max-rcu budget of %s; nothing was read", estimateText(est), planner.FormatRCU(s.MaxRCU)),
+				Hint: "EXPLAIN shows where the reads go; narrow the key condition or raise --max-rcu"}
+		}
+	}
+	return p, nil
+}
+
+func estimateText(e planner.Estimate) string {
+	if e.AtLeast {
+		return "at least " + planner.FormatRCU(e.RCU)
+	}
+	return planner.FormatRCU(e.RCU)
+}
+
+// statementContext applies --timeout.
+func (s *Session) statementContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if s.Timeout > 0 {
+		return context.WithTimeout(ctx, s.Timeout)
+	}
+	return context.WithCancel(ctx)
+}
+
+func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
+	p, err := s.prepare(ctx, sel)
 	if err != nil {
 		return err
 	}
+	ctx, cancel := s.statementContext(ctx)
+	defer cancel()
 	stats := exec.NewStats()
 	op, err := exec.Build(s.env(stats), p.Root)
 	if err != nil {
@@ -28,15 +69,34 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 		op.Close()
 		return err
 	}
+	stopProgress := s.startProgress(stats, p)
 	err = s.stream(ctx, op, w, format.Header{Columns: p.Columns, Dynamic: p.Star, KeyColumns: p.KeyColumns}, stats)
+	stopProgress()
 	stats.Finish()
 	s.report(stats, err)
-	return err
+	return s.explainFailure(err, stats)
 }
 
-// stream pulls every batch into the writer. On failure the writer is still
-// ended (so JSON stays well-formed up to that point) but the error is
-// returned: the caller reports that the result is incomplete.
+// explainFailure adds what a failed statement had already read and
+// consumed, so nobody mistakes the rows printed before it for the result.
+func (s *Session) explainFailure(err error, stats *exec.Stats) error {
+	var ee *exec.Error
+	if err == nil || !errors.As(err, &ee) || ee.Code == exec.CodeBudget {
+		return err
+	}
+	snap := stats.Snapshot()
+	if snap.TotalRequests() == 0 {
+		return err
+	}
+	out := *ee
+	out.Msg = fmt.Sprintf("%s (the statement had sent %d requests, read %d items and consumed %s RCU; any rows printed are incomplete)",
+		ee.Msg, snap.TotalRequests(), snap.ItemsRead, planner.FormatRCU(snap.RCU))
+	return &out
+}
+
+// stream pulls every batch into the writer. On failure the writer is not
+// ended: buffered formats (table, markdown) print nothing, and a JSON array
+// stays unterminated, so no partial result can pass for a complete one.
 func (s *Session) stream(ctx context.Context, op exec.Operator, w format.Writer, h format.Header, stats *exec.Stats) error {
 	defer op.Close()
 	if err := w.Begin(h); err != nil {
@@ -48,14 +108,12 @@ func (s *Session) stream(ctx context.Context, op exec.Operator, w format.Writer,
 			break
 		}
 		if err != nil {
-			_ = w.End()
 			return err
 		}
 		stats.AddRows(b.NumRows())
 		err = w.WriteBatch(b)
 		b.Release()
 		if err != nil {
-			_ = w.End()
 			return err
 		}
 	}
@@ -64,7 +122,7 @@ func (s *Session) stream(ctx context.Context, op exec.Operator, w format.Writer,
 
 func (s *Session) runExplain(ctx context.Context, e *parser.Explain) error {
 	if e.Analyze {
-		return &planner.Error{Code: planner.CodeUnsupported, Msg: "EXPLAIN ANALYZE is not supported yet; use EXPLAIN, or run the statement with --stats text"}
+		return s.runAnalyze(ctx, e.Stmt)
 	}
 	// EXPLAIN sends no reads, so it shows a Scan plan even where running
 	// the statement would need --allow-scan, and says so.
@@ -81,6 +139,51 @@ func (s *Session) runExplain(ctx context.Context, e *parser.Explain) error {
 	}
 	_, err = io.WriteString(s.Out, text)
 	return err
+}
+
+// runAnalyze runs the statement, discards its rows, and prints the plan
+// with what each operator actually did beside the estimates.
+func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
+	p, err := s.prepare(ctx, sel)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := s.statementContext(ctx)
+	defer cancel()
+	stats := exec.NewStats()
+	env := s.env(stats)
+	env.Analysis = exec.NewAnalysis()
+	op, err := exec.Build(env, p.Root)
+	if err != nil {
+		return err
+	}
+	stopProgress := s.startProgress(stats, p)
+	err = drain(ctx, op, stats)
+	stopProgress()
+	stats.Finish()
+	if err != nil {
+		s.report(stats, err)
+		return s.explainFailure(err, stats)
+	}
+	text := planner.ExplainWith(p, env.Analysis.Line)
+	text += "actual total: " + FormatStatsText(stats.Snapshot(), false, s.ReadPrice)[3:] + "\n"
+	_, err = io.WriteString(s.Out, text)
+	return err
+}
+
+func drain(ctx context.Context, op exec.Operator, stats *exec.Stats) error {
+	defer op.Close()
+	for {
+		b, err := op.Next(ctx)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		stats.AddRows(b.NumRows())
+		b.Release()
+	}
 }
 
 // writeRows sends a small, fully built result through the chosen format.
@@ -104,8 +207,8 @@ func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 func (s *Session) report(stats *exec.Stats, runErr error) {
 	switch s.Stats {
 	case StatsText:
-		fmt.Fprintln(s.Err, FormatStatsText(stats.Snapshot(), runErr != nil))
+		fmt.Fprintln(s.Err, FormatStatsText(stats.Snapshot(), runErr != nil, s.ReadPrice))
 	case StatsJSON:
-		fmt.Fprintln(s.Err, FormatStatsJSON(stats.Snapshot()))
+		fmt.Fprintln(s.Err, FormatStatsJSON(stats.Snapshot(), s.ReadPrice))
 	}
 }

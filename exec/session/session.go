@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -43,12 +44,30 @@ type Session struct {
 	// the options do not allow (the REPL asks the user); true plans it again
 	// with Scans allowed, for this statement only.
 	ConfirmScan func(ctx context.Context, scan planner.ScanEstimate) bool
+	// MaxRCU, when positive, refuses statements estimated to consume more
+	// read capacity and stops those that do while running (--max-rcu).
+	MaxRCU float64
+	// RateLimit, when positive, paces each statement's reads to that many
+	// capacity units per second (--rate-limit).
+	RateLimit float64
+	// Timeout, when positive, bounds each statement (--timeout).
+	Timeout time.Duration
+	// ReadPrice is the on-demand price in USD per million read units, for
+	// the cost shown with the statistics (--read-price).
+	ReadPrice float64
+	// Progress, when set (stderr is a terminal), shows a progress line for
+	// statements running longer than a second.
+	Progress io.Writer
 }
+
+// DefaultReadPrice is DynamoDB's on-demand price per million read request
+// units in us-east-1.
+const DefaultReadPrice = 0.125
 
 // New makes a session over a client.
 func New(client dynamo.Client, out, errOut io.Writer) *Session {
 	return &Session{Client: client, Catalog: dynamo.NewCatalog(client), Format: "table", Stats: StatsOff,
-		Out: out, Err: errOut, Mem: memory.DefaultAllocator}
+		Out: out, Err: errOut, Mem: memory.DefaultAllocator, ReadPrice: DefaultReadPrice}
 }
 
 // RunScript parses every statement in text, then runs them in order,
@@ -126,5 +145,9 @@ func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, 
 }
 
 func (s *Session) env(stats *exec.Stats) *exec.Env {
-	return &exec.Env{Client: s.Client, Mem: s.Mem, Stats: stats, Concurrency: s.Concurrency}
+	env := &exec.Env{Client: s.Client, Mem: s.Mem, Stats: stats, Concurrency: s.Concurrency, Budget: s.MaxRCU}
+	if s.RateLimit > 0 {
+		env.Limiter = exec.NewRateLimiter(s.RateLimit)
+	}
+	return env
 }

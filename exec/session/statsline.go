@@ -13,7 +13,7 @@ import (
 
 // FormatStatsText renders one line: rows, requests by operation, pages,
 // items read vs returned, consumed read capacity by table/index, time.
-func FormatStatsText(s exec.Snapshot, failed bool) string {
+func FormatStatsText(s exec.Snapshot, failed bool, pricePerMillion float64) string {
 	var parts []string
 	rows := fmt.Sprintf("%d rows", s.Rows)
 	if s.Rows == 1 {
@@ -39,6 +39,9 @@ func FormatStatsText(s exec.Snapshot, failed bool) string {
 	rcu := "RCU " + formatUnits(s.RCU)
 	if len(s.ByTarget) > 0 {
 		rcu += " (" + targets(s.ByTarget) + ")"
+	}
+	if pricePerMillion > 0 {
+		rcu += " ≈ " + formatUSD(s.RCU/1e6*pricePerMillion)
 	}
 	parts = append(parts, rcu)
 	parts = append(parts, formatElapsed(s.Elapsed))
@@ -73,7 +76,7 @@ func formatElapsed(d time.Duration) string {
 }
 
 // FormatStatsJSON renders the statistics as one JSON object on one line.
-func FormatStatsJSON(s exec.Snapshot) string {
+func FormatStatsJSON(s exec.Snapshot, pricePerMillion float64) string {
 	obj := map[string]any{
 		"rows":           s.Rows,
 		"requests":       s.TotalRequests(),
@@ -84,6 +87,7 @@ func FormatStatsJSON(s exec.Snapshot) string {
 		"rcu":            s.RCU,
 		"by_index":       s.ByTarget,
 		"elapsed_ms":     float64(s.Elapsed.Microseconds()) / 1000,
+		"cost_usd":       s.RCU / 1e6 * pricePerMillion,
 	}
 	b, _ := json.Marshal(obj)
 	return string(b)
@@ -94,4 +98,16 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// formatUSD prints a small amount with two significant digits: $0.0000063.
+func formatUSD(usd float64) string {
+	if usd == 0 {
+		return "$0"
+	}
+	decimals := 2
+	for f := usd; f < 1 && decimals < 12; f *= 10 {
+		decimals++
+	}
+	return "$" + strconv.FormatFloat(usd, 'f', decimals-1, 64)
 }

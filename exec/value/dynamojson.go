@@ -76,6 +76,10 @@ func fromTyped(typ string, body json.RawMessage) (Value, error) {
 		}
 		return BoolOf(b), nil
 	case "NULL":
+		var b bool
+		if err := json.Unmarshal(body, &b); err != nil || !b {
+			return Value{}, fmt.Errorf("NULL: the value must be true")
+		}
 		return NullValue(), nil
 	case "L":
 		var elems []map[string]json.RawMessage
@@ -118,8 +122,18 @@ func fromTyped(typ string, body json.RawMessage) (Value, error) {
 			}
 			members[i] = v
 		}
+		// DynamoDB rejects empty sets and duplicate members; Equal and
+		// SetContains rely on members being distinct.
+		if len(members) == 0 {
+			return Value{}, fmt.Errorf("%s: a set may not be empty", typ)
+		}
 		kind := map[string]Kind{"SS": StringSet, "NS": NumberSet, "BS": BinarySet}[typ]
 		sort.Slice(members, func(i, j int) bool { return Order(members[i], members[j]) < 0 })
+		for i := 1; i < len(members); i++ {
+			if Order(members[i-1], members[i]) == 0 {
+				return Value{}, fmt.Errorf("%s: duplicate member %s", typ, members[i].JSON())
+			}
+		}
 		return SetOf(kind, members), nil
 	}
 	return Value{}, fmt.Errorf("unknown attribute type %q", typ)
@@ -167,8 +181,8 @@ func AppendDynamoJSON(dst []byte, v Value) []byte {
 		dst = append(dst, `{"N":"`...)
 		return append(append(dst, v.text...), `"}`...)
 	case Binary:
-		dst = append(dst, `{"B":"`...)
-		return append(append(dst, base64.StdEncoding.EncodeToString([]byte(v.text))...), `"}`...)
+		dst = append(dst, `{"B":`...)
+		return append(appendBase64String(dst, v.text), '}')
 	case Bool:
 		if v.flag {
 			return append(dst, `{"BOOL":true}`...)
@@ -196,7 +210,7 @@ func AppendDynamoJSON(dst []byte, v Value) []byte {
 			}
 			switch e.kind {
 			case Binary:
-				dst = append(append(append(dst, '"'), base64.StdEncoding.EncodeToString([]byte(e.text))...), '"')
+				dst = appendBase64String(dst, e.text)
 			default:
 				dst = appendJSONString(dst, e.text)
 			}

@@ -60,7 +60,7 @@ func decode(b []byte) (Value, []byte, error) {
 	case Missing, Null:
 		return Value{kind: kind}, b, nil
 	case Bool:
-		if len(b) == 0 {
+		if len(b) == 0 || b[0] > 1 {
 			return Value{}, nil, errCorrupt
 		}
 		return Value{kind: Bool, flag: b[0] == 1}, b[1:], nil

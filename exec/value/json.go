@@ -2,9 +2,8 @@ package value
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"strconv"
-	"strings"
+	"unicode/utf8"
 )
 
 // AppendJSON renders the value as plain JSON (not DynamoDB-JSON): numbers with
@@ -21,7 +20,7 @@ func AppendJSON(dst []byte, v Value) []byte {
 	case String:
 		return appendJSONString(dst, v.text)
 	case Binary:
-		return appendJSONString(dst, base64.StdEncoding.EncodeToString([]byte(v.text)))
+		return appendBase64String(dst, v.text)
 	case List, StringSet, NumberSet, BinarySet:
 		dst = append(dst, '[')
 		for i, e := range v.elems {
@@ -49,14 +48,78 @@ func AppendJSON(dst []byte, v Value) []byte {
 // JSON returns AppendJSON as a string.
 func (v Value) JSON() string { return string(AppendJSON(nil, v)) }
 
+// appendJSONString appends s as a JSON string, byte for byte what
+// encoding/json writes with SetEscapeHTML(false): valid UTF-8 is kept, each
+// invalid byte becomes \ufffd, control characters are \b \f \n \r \t or
+// \u00XX, and U+2028/U+2029 are escaped (a CLI's output need not escape
+// <, > and &). It never allocates beyond growing dst.
 func appendJSONString(dst []byte, s string) []byte {
-	// encoding/json escapes <, > and & for HTML; a CLI's output should not.
-	var sb strings.Builder
-	enc := json.NewEncoder(&sb)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	out := sb.String()
-	return append(dst, out[:len(out)-1]...) // drop Encode's newline
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if jsonSafe[b] {
+			i++
+			continue
+		}
+		if b < utf8.RuneSelf {
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '"', '\\':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case c == '\u2028' || c == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// jsonSafe marks the bytes copied unchanged: ASCII except control
+// characters, '"' and '\\'.
+var jsonSafe = func() (t [256]bool) {
+	for b := 0x20; b < utf8.RuneSelf; b++ {
+		t[b] = b != '"' && b != '\\'
+	}
+	return t
+}()
+
+// appendBase64String appends b's standard base64 as a JSON string (base64
+// needs no escaping).
+func appendBase64String(dst []byte, b string) []byte {
+	dst = append(dst, '"')
+	dst = base64.StdEncoding.AppendEncode(dst, []byte(b))
+	return append(dst, '"')
 }
 
 // Display renders a value for text formats (table, CSV, TSV, markdown):

@@ -9,13 +9,12 @@ import (
 
 // DynamoDB's number limits.
 const (
-	MaxDigits      = 38
-	maxMagnitude   = 125  // largest allowed adjusted exponent (9.99…E+125)
-	minMagnitude   = -130 // smallest allowed adjusted exponent (1E-130)
-	contextDigits  = 38
-	contextMaxExp  = maxMagnitude
-	contextMinExp  = minMagnitude
-	internalDigits = 80 // headroom for intermediate results before the 38-digit check
+	MaxDigits     = 38
+	maxMagnitude  = 125  // largest allowed adjusted exponent (9.99…E+125)
+	minMagnitude  = -130 // smallest allowed adjusted exponent (1E-130)
+	contextDigits = 38
+	contextMaxExp = maxMagnitude
+	contextMinExp = minMagnitude
 )
 
 // NumberContext is the decimal context for arithmetic whose results must fit
@@ -28,22 +27,14 @@ var NumberContext = apd.Context{
 	Traps:       apd.Overflow | apd.Underflow | apd.Inexact | apd.DivisionByZero | apd.InvalidOperation,
 }
 
-// wideContext computes intermediates exactly enough to decide whether the
-// final result fits in 38 digits.
-var wideContext = apd.Context{
-	Precision:   internalDigits,
-	MaxExponent: apd.MaxExponent,
-	MinExponent: apd.MinExponent,
-	Rounding:    apd.RoundHalfEven,
-	Traps:       apd.InvalidOperation,
-}
-
 // CanonicalNumber validates decimal text against DynamoDB's rules and returns
 // it in the form DynamoDB stores: plain notation, no leading or trailing zeros,
 // no exponent, "0" for any zero.
 func CanonicalNumber(text string) (string, error) {
+	// Decimal.SetString parses exactly: a context's SetString would round to
+	// its precision and let a 100-digit number through as its rounded value.
 	var d apd.Decimal
-	if _, _, err := wideContext.SetString(&d, strings.TrimSpace(text)); err != nil || d.Form != apd.Finite {
+	if _, _, err := d.SetString(strings.TrimSpace(text)); err != nil || d.Form != apd.Finite {
 		return "", fmt.Errorf("%q is not a number", text)
 	}
 	return FormatDecimal(&d)
@@ -61,7 +52,9 @@ func FormatDecimal(d *apd.Decimal) (string, error) {
 	}
 	digits := r.NumDigits()
 	if digits > MaxDigits {
-		return "", fmt.Errorf("number %s has %d significant digits; DynamoDB allows at most %d", r.Text('f'), digits, MaxDigits)
+		// 'G' keeps the message short for huge exponents ('f' would spell
+		// out every zero of 1234…E+999999999).
+		return "", fmt.Errorf("number %s has %d significant digits; DynamoDB allows at most %d", r.Text('G'), digits, MaxDigits)
 	}
 	adjusted := int64(r.Exponent) + digits - 1
 	if adjusted > maxMagnitude {
@@ -92,15 +85,14 @@ func (v Value) Int64() (int64, bool) {
 
 // parseInt64 parses canonical integer text without allocating.
 func parseInt64(s string) (int64, bool) {
-	if s == "" || len(s) > 19 {
-		return 0, false
-	}
-	neg := s[0] == '-'
+	neg := s != "" && s[0] == '-'
 	if neg {
 		s = s[1:]
-		if s == "" {
-			return 0, false
-		}
+	}
+	// At most 19 digits, so the uint64 below cannot overflow; the sign is
+	// not counted, or -9223372036854775808 would be refused.
+	if s == "" || len(s) > 19 {
+		return 0, false
 	}
 	var n uint64
 	for i := 0; i < len(s); i++ {

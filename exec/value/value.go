@@ -65,7 +65,7 @@ func NullValue() Value { return Value{kind: Null} }
 // Str is an S value.
 func Str(s string) Value { return Value{kind: String, text: s} }
 
-// Bin is a B value; the slice is not copied.
+// Bin is a B value holding a copy of b.
 func Bin(b []byte) Value { return Value{kind: Binary, text: string(b)} }
 
 // BoolOf is a BOOL value.

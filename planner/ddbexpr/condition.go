@@ -2,6 +2,7 @@ package ddbexpr
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
@@ -164,10 +165,12 @@ func (t translator) name(e expr.Expr) (expression.NameBuilder, bool) {
 	return Name(c.Path)
 }
 
-// literal accepts non-NULL constants DynamoDB can hold in an expression value.
+// literal accepts non-NULL constants DynamoDB can hold in an expression
+// value. A string that is not valid UTF-8 cannot travel in a request (the
+// JSON encoding would turn its bad bytes into U+FFFD, another string).
 func literal(e expr.Expr) (value.Value, bool) {
 	l, ok := e.(expr.Literal)
-	if !ok || l.Value.IsNull() {
+	if !ok || l.Value.IsNull() || (l.Value.Kind() == value.String && !utf8.ValidString(l.Value.Text())) {
 		return value.Value{}, false
 	}
 	return l.Value, true
@@ -195,6 +198,11 @@ func (t translator) comparison(n expr.Binary) (expression.ConditionBuilder, bool
 	if left.constant && right.constant {
 		return expression.ConditionBuilder{}, false
 	}
+	// DynamoDB rejects a comparison of a document path with itself ("the
+	// first operand must be distinct"); it is trivial on the client.
+	if left.path != nil && right.path != nil && samePath(left.path, right.path) {
+		return expression.ConditionBuilder{}, false
+	}
 	// DynamoDB rejects ordering comparisons on BOOL, NULL, documents and sets
 	// given as values; for us they are simply FALSE, so leave them to the client.
 	if n.Op != expr.OpEq && n.Op != expr.OpNe {
@@ -202,33 +210,102 @@ func (t translator) comparison(n expr.Binary) (expression.ConditionBuilder, bool
 			return expression.ConditionBuilder{}, false
 		}
 	}
+	var c expression.ConditionBuilder
 	switch n.Op {
 	case expr.OpEq:
-		return expression.Equal(left.builder, right.builder), true
+		c = expression.Equal(left.builder, right.builder)
 	case expr.OpNe:
-		// DynamoDB's <> is TRUE for a missing attribute; SQL's is NULL.
-		c := expression.NotEqual(left.builder, right.builder)
-		guard, ok := t.knownOperands(n)
-		if !ok {
-			return c, false
-		}
-		return expression.And(guard, c), true
+		c = expression.NotEqual(left.builder, right.builder)
 	case expr.OpLt:
-		return expression.LessThan(left.builder, right.builder), true
+		c = expression.LessThan(left.builder, right.builder)
 	case expr.OpLe:
-		return expression.LessThanEqual(left.builder, right.builder), true
+		c = expression.LessThanEqual(left.builder, right.builder)
 	case expr.OpGt:
-		return expression.GreaterThan(left.builder, right.builder), true
+		c = expression.GreaterThan(left.builder, right.builder)
 	case expr.OpGe:
-		return expression.GreaterThanEqual(left.builder, right.builder), true
+		c = expression.GreaterThanEqual(left.builder, right.builder)
+	default:
+		return expression.ConditionBuilder{}, false
 	}
-	return expression.ConditionBuilder{}, false
+	guards := comparisonGuards(n.Op, left, right)
+	switch len(guards) {
+	case 0:
+		return c, true
+	case 1:
+		return expression.And(guards[0], c), true
+	}
+	return expression.And(guards[0], guards[1], append(guards[2:], c)...), true
+}
+
+// comparisonGuards makes a comparison TRUE only where SQL's is. Against a
+// literal, DynamoDB's comparisons already fail for a missing attribute, a
+// NULL or another type — except <>, which is TRUE for all three, so it needs
+// its operands known (and size()'s argument of a type size measures, as
+// size() is NULL for the others). Between two item operands DynamoDB would
+// also see two missing attributes or two NULLs as equal, and would order
+// values SQL does not (BOOL, NULL, sets, documents), so each column must be
+// known (=, <>) or of an orderable type (< <= > >=), and each size()
+// argument measurable.
+func comparisonGuards(op expr.Op, left, right operand) []expression.ConditionBuilder {
+	var guards []expression.ConditionBuilder
+	bothItem := !left.constant && !right.constant
+	for _, o := range []operand{left, right} {
+		switch {
+		case o.constant:
+		case o.sizeOf:
+			if bothItem || op == expr.OpNe {
+				guards = append(guards, sizeable(o.name))
+			}
+		case op == expr.OpNe || (bothItem && op == expr.OpEq):
+			guards = append(guards, known(o.name))
+		case bothItem:
+			guards = append(guards, orderable(o.name))
+		}
+	}
+	return guards
+}
+
+// sizeable: the attribute has a type size() measures (S, B, sets, L, M).
+// Listing those types is exact; NOT attribute_type(x, 'N'|'BOOL'|'NULL')
+// would also hold for a missing attribute.
+func sizeable(nb expression.NameBuilder) expression.ConditionBuilder {
+	return anyType(nb, expression.String, expression.Binary, expression.StringSet, expression.NumberSet,
+		expression.BinarySet, expression.List, expression.Map)
+}
+
+// orderable: the attribute is an S, N or B, the types < and > compare.
+func orderable(nb expression.NameBuilder) expression.ConditionBuilder {
+	return anyType(nb, expression.String, expression.Number, expression.Binary)
+}
+
+func anyType(nb expression.NameBuilder, types ...expression.DynamoDBAttributeType) expression.ConditionBuilder {
+	conds := make([]expression.ConditionBuilder, len(types))
+	for i, typ := range types {
+		conds[i] = expression.AttributeType(nb, typ)
+	}
+	return expression.Or(conds[0], conds[1], conds[2:]...)
+}
+
+func samePath(a, b value.Path) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 type operand struct {
 	builder  expression.OperandBuilder
 	constant bool
 	value    value.Value
+	// For a column or size(column): the column's name and path.
+	name   expression.NameBuilder
+	path   value.Path // nil for size(column) and literals
+	sizeOf bool
 }
 
 // operand accepts a column, size(column) or a non-NULL literal.
@@ -236,7 +313,7 @@ func (t translator) operand(e expr.Expr) (operand, bool) {
 	switch n := e.(type) {
 	case expr.Column:
 		nb, ok := t.name(n)
-		return operand{builder: nb}, ok
+		return operand{builder: nb, name: nb, path: n.Path}, ok
 	case expr.Literal:
 		v, ok := literal(n)
 		if !ok {
@@ -246,7 +323,7 @@ func (t translator) operand(e expr.Expr) (operand, bool) {
 	case expr.Func:
 		if n.Name == "size" && len(n.Args) == 1 {
 			nb, ok := t.name(n.Args[0])
-			return operand{builder: expression.Size(nb)}, ok
+			return operand{builder: expression.Size(nb), name: nb, sizeOf: true}, ok
 		}
 	}
 	return operand{}, false

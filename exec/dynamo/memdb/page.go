@@ -1,0 +1,121 @@
+package memdb
+
+import (
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbsql/ddbsql/exec/value"
+)
+
+// A Query or Scan page: items are read in key order until Limit items or
+// 1 MB (page size) have been read; then the filter and projection apply to
+// what was read. Capacity is billed on everything read.
+
+type pageReq struct {
+	t          *table
+	ix         *index // nil: the base table
+	filter     *cond
+	projection []value.Path
+	count      bool // Select=COUNT
+	fetch      bool // LSI with Select=ALL_ATTRIBUTES on a partial projection
+	limit      int
+	consistent bool
+	capacity   types.ReturnConsumedCapacity
+}
+
+type page struct {
+	req        *pageReq
+	read       []*item
+	size       int
+	tableBytes int
+	indexBytes int
+}
+
+// full reports whether the page has reached Limit or 1 MB.
+func (pg *page) full() bool {
+	return (pg.req.limit > 0 && len(pg.read) >= pg.req.limit) || pg.size >= maxPageSize
+}
+
+// take reads one entry into the page; false when the page was already full.
+func (pg *page) take(e *entry) bool {
+	if pg.full() {
+		return false
+	}
+	it := e.it
+	switch {
+	case pg.req.ix == nil:
+		pg.tableBytes += it.size
+	case pg.req.fetch:
+		pg.indexBytes += it.size
+		if base := pg.req.t.lookup(it.attrs); base != nil {
+			it = base
+			pg.tableBytes += it.size
+		}
+	default:
+		pg.indexBytes += it.size
+	}
+	pg.size += it.psize
+	pg.read = append(pg.read, it)
+	return true
+}
+
+// lastKey is the LastEvaluatedKey: the table keys (and, for an index, the
+// index keys) of the last item read, when the page stopped early.
+func (pg *page) lastKey() map[string]types.AttributeValue {
+	if !pg.full() || len(pg.read) == 0 {
+		return nil
+	}
+	last := pg.read[len(pg.read)-1].attrs
+	names := pg.req.t.keyNames()
+	if ix := pg.req.ix; ix != nil {
+		names = append(names, ix.hashAttr, ix.rangeAttr)
+	}
+	key := map[string]types.AttributeValue{}
+	for _, n := range names {
+		if v, ok := last.get(n); ok && n != "" {
+			key[n] = v.AttributeValue()
+		}
+	}
+	return key
+}
+
+// results applies the filter and projection.
+func (pg *page) results() (items []map[string]types.AttributeValue, count int) {
+	for _, it := range pg.read {
+		if pg.req.filter != nil && !pg.req.filter.eval(it.attrs) {
+			continue
+		}
+		count++
+		if !pg.req.count {
+			items = append(items, toSDK(project(it.attrs, pg.req.projection)))
+		}
+	}
+	if !pg.req.count && items == nil {
+		items = []map[string]types.AttributeValue{}
+	}
+	return items, count
+}
+
+// consumed reports the page's read capacity: table and index bytes each
+// rounded up to 4 KB units once for the page.
+func (pg *page) consumed() *types.ConsumedCapacity {
+	r := pg.req
+	if r.capacity != types.ReturnConsumedCapacityTotal && r.capacity != types.ReturnConsumedCapacityIndexes {
+		return nil
+	}
+	tableUnits := readUnits(pg.tableBytes, r.consistent)
+	indexUnits := readUnits(pg.indexBytes, r.consistent)
+	cc := &types.ConsumedCapacity{TableName: aws.String(r.t.name), CapacityUnits: aws.Float64(tableUnits + indexUnits)}
+	if r.capacity == types.ReturnConsumedCapacityIndexes {
+		cc.Table = &types.Capacity{CapacityUnits: aws.Float64(tableUnits)}
+		if r.ix != nil {
+			m := map[string]types.Capacity{r.ix.name: {CapacityUnits: aws.Float64(indexUnits)}}
+			if r.ix.global {
+				cc.GlobalSecondaryIndexes = m
+			} else {
+				cc.LocalSecondaryIndexes = m
+			}
+		}
+	}
+	return cc
+}

@@ -1,0 +1,222 @@
+package memdb
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbsql/ddbsql/exec/value"
+)
+
+// Scan reads the whole table or index in placement-hash order. With
+// TotalSegments = n, segment s covers the placement-hash buckets
+// [⌈4096·s/n⌉, ⌈4096·(s+1)/n⌉): disjoint, and together the whole table.
+func (db *DB) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	if err := db.begin(ctx, "Scan", in); err != nil {
+		return nil, wrapOp("Scan", err)
+	}
+	out, err := db.scan(in)
+	return out, wrapOp("Scan", err)
+}
+
+const numBuckets = 4096
+
+func (db *DB) scan(in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
+	if in.TableName == nil {
+		return nil, missingParam("ScanInput", "TableName")
+	}
+	shape := readShape{op: "Scan", tableName: in.TableName, indexName: in.IndexName, limit: in.Limit,
+		selectAttr: in.Select, projection: in.ProjectionExpression, consistent: in.ConsistentRead}
+	var ce constraintErrors
+	shape.check(&ce)
+	checkCapacityMode(&ce, in.ReturnConsumedCapacity)
+	if in.Segment != nil && *in.Segment < 0 {
+		ce.add(*in.Segment, "segment", "Member must have value greater than or equal to 0")
+	}
+	if in.Segment != nil && *in.Segment > 999999 {
+		ce.add(*in.Segment, "segment", "Member must have value less than or equal to 999999")
+	}
+	if in.TotalSegments != nil && *in.TotalSegments < 1 {
+		ce.add(*in.TotalSegments, "totalSegments", "Member must have value greater than or equal to 1")
+	}
+	if in.TotalSegments != nil && *in.TotalSegments > 1000000 {
+		ce.add(*in.TotalSegments, "totalSegments", "Member must have value less than or equal to 1000000")
+	}
+	if err := ce.err(); err != nil {
+		return nil, err
+	}
+	if err := checkLegacy(scanLegacy(in)); err != nil {
+		return nil, err
+	}
+	ei := exprInput{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		filter: in.FilterExpression, projection: in.ProjectionExpression}
+	if err := checkExpressionParams(ei, ei.filter != nil || ei.projection != nil, []string{"FilterExpression"}, ei.filter != nil); err != nil {
+		return nil, err
+	}
+	if err := checkStartKeyValues(in.ExclusiveStartKey); err != nil {
+		return nil, err
+	}
+	seg, total := int(aws.ToInt32(in.Segment)), int(aws.ToInt32(in.TotalSegments))
+	if seg != 0 && in.TotalSegments == nil {
+		return nil, validationError("The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
+	}
+	if in.TotalSegments != nil {
+		if in.Segment == nil {
+			return nil, validationError("The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
+		}
+		if seg >= total {
+			return nil, validationErrorf("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", seg, total)
+		}
+	}
+	pe, err := parseExpressions(ei)
+	if err != nil {
+		return nil, err
+	}
+	if err := shape.checkSelect(); err != nil {
+		return nil, err
+	}
+
+	t, err := db.table(*in.TableName, false)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	ix, fetch, err := shape.resolveIndex(t)
+	if err != nil {
+		return nil, err
+	}
+	plan := &scanPlan{sp: t.base, hashAttr: t.hashAttr, loBucket: 0, hiBucket: numBuckets - 1}
+	if ix != nil {
+		plan.sp, plan.hashAttr = ix.space, ix.hashAttr
+	}
+	if total > 1 {
+		plan.loBucket = ceilDiv(numBuckets*seg, total)
+		plan.hiBucket = ceilDiv(numBuckets*(seg+1), total) - 1
+	}
+	if err := plan.setStart(t, ix, in.ExclusiveStartKey, seg, total); err != nil {
+		return nil, err
+	}
+	if err := shape.fetchOnGSI(ix, fetch); err != nil {
+		return nil, err
+	}
+	if err := checkReadPaths(t, pe, nil, false); err != nil {
+		return nil, err
+	}
+	if err := nestedIndexKeyPath(t, condPaths(pe.filter)); err != nil {
+		return nil, err
+	}
+
+	pg := &page{req: &pageReq{t: t, ix: ix, filter: pe.filter, projection: pe.projection,
+		count: in.Select == types.SelectCount, fetch: fetch, limit: int(aws.ToInt32(in.Limit)),
+		consistent: aws.ToBool(in.ConsistentRead), capacity: in.ReturnConsumedCapacity}}
+	plan.run(pg)
+	db.itemsRead.Add(int64(len(pg.read)))
+
+	items, count := pg.results()
+	return &dynamodb.ScanOutput{
+		Items:            items,
+		Count:            int32(count),
+		ScannedCount:     int32(len(pg.read)),
+		LastEvaluatedKey: pg.lastKey(),
+		ConsumedCapacity: pg.consumed(),
+	}, nil
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+func scanLegacy(in *dynamodb.ScanInput) []string {
+	var l []string
+	if in.ScanFilter != nil {
+		l = append(l, "ScanFilter")
+	}
+	if in.AttributesToGet != nil {
+		l = append(l, "AttributesToGet")
+	}
+	if in.ConditionalOperator != "" {
+		l = append(l, "ConditionalOperator")
+	}
+	return l
+}
+
+type scanPlan struct {
+	sp                 *space
+	hashAttr           string
+	loBucket, hiBucket int
+	startPart          *partition // resume in this partition (or the next one)
+	start              *entry     // strictly after this entry
+}
+
+// setStart validates the ExclusiveStartKey and positions the scan after it.
+func (s *scanPlan) setStart(t *table, ix *index, eskIn map[string]types.AttributeValue, seg, total int) error {
+	if eskIn == nil {
+		return nil
+	}
+	esk, _ := convertItem(eskIn)
+	if len(esk) != len(startKeyNames(t, ix)) {
+		if ix != nil {
+			return validationError("The provided starting key is invalid")
+		}
+		return validationError("The provided starting key is invalid: The provided key element does not match the schema")
+	}
+	if ix != nil {
+		for i, attr := range []string{ix.hashAttr, ix.rangeAttr} {
+			if attr == "" {
+				continue
+			}
+			if _, ok := esk.get(attr); !ok {
+				return validationError("The provided starting key is invalid")
+			}
+			if err := keyPiece(esk, attr, t.attrTypes[attr], i == 0); err != nil {
+				return err
+			}
+		}
+	}
+	if err := t.checkStartKey(esk); err != nil {
+		return err
+	}
+	hash := esk.val(s.hashAttr)
+	prefix := hashPrefix(hash, value.MissingValue())
+	if total > 1 && (bucket(prefix) < s.loBucket || bucket(prefix) > s.hiBucket) {
+		return validationErrorf("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d", total, seg)
+	}
+	s.startPart = &partition{prefix: prefix, hk: encodeKey(hash)}
+	if ix == nil {
+		_, s.start = t.baseEntry(esk)
+	} else {
+		_, s.start = t.indexEntry(ix, esk)
+	}
+	return nil
+}
+
+// run reads partitions in placement-hash order from the start position
+// until the segment ends or the page is full.
+func (s *scanPlan) run(pg *page) {
+	from := s.startPart
+	if from == nil {
+		from = &partition{prefix: uint32(s.loBucket) << 12}
+	}
+	s.sp.order.AscendGreaterOrEqual(from, func(p *partition) bool {
+		if bucket(p.prefix) > s.hiBucket {
+			return false
+		}
+		more := true
+		visit := func(e *entry) bool {
+			more = pg.take(e)
+			return more
+		}
+		if s.start != nil && p.prefix == s.startPart.prefix && p.hk == s.startPart.hk {
+			p.items.AscendGreaterOrEqual(s.start, func(e *entry) bool {
+				if compareEntries(e, s.start) == 0 {
+					return true
+				}
+				return visit(e)
+			})
+		} else {
+			p.items.Ascend(visit)
+		}
+		return more
+	})
+}

@@ -1,0 +1,80 @@
+package exec
+
+import (
+	"context"
+	"io"
+	"sync"
+
+	"github.com/ddbsql/ddbsql/exec/value"
+)
+
+// segmentReader runs the pagers of a parallel Scan concurrently, each
+// segment reading its next page as soon as the previous one is handed over
+// (one page buffered per segment), and yields pages as they arrive.
+type segmentReader struct {
+	ch      chan segmentPage
+	cancel  context.CancelFunc
+	running int
+	wg      sync.WaitGroup
+}
+
+type segmentPage struct {
+	items []value.Value
+	count int64
+	err   error
+	done  bool
+}
+
+func startSegments(ctx context.Context, pagers []*pager) *segmentReader {
+	ctx, cancel := context.WithCancel(ctx)
+	r := &segmentReader{ch: make(chan segmentPage, len(pagers)), cancel: cancel, running: len(pagers)}
+	for _, p := range pagers {
+		r.wg.Add(1)
+		go func(p *pager) {
+			defer r.wg.Done()
+			for {
+				pg, err := p.next(ctx)
+				msg := segmentPage{items: pg.items, count: pg.count, err: err}
+				if err == io.EOF {
+					msg = segmentPage{done: true}
+				}
+				select {
+				case r.ch <- msg:
+				case <-ctx.Done():
+					return
+				}
+				if err != nil {
+					return
+				}
+			}
+		}(p)
+	}
+	return r
+}
+
+// next returns the next non-empty page (or, with counts, any page), io.EOF
+// when every segment has finished.
+func (r *segmentReader) next(wantEmpty bool) (segmentPage, error) {
+	for r.running > 0 {
+		msg := <-r.ch
+		switch {
+		case msg.done:
+			r.running--
+		case msg.err != nil:
+			r.stop()
+			return segmentPage{}, msg.err
+		case len(msg.items) > 0 || wantEmpty:
+			return msg, nil
+		}
+	}
+	return segmentPage{}, io.EOF
+}
+
+// stop cancels the segments still reading and waits for them.
+func (r *segmentReader) stop() {
+	if r == nil {
+		return
+	}
+	r.cancel()
+	r.wg.Wait()
+}

@@ -1,0 +1,69 @@
+package value
+
+import "testing"
+
+func TestConstructorsAndAccessors(t *testing.T) {
+	if v := MissingValue(); v.Kind() != Missing || !v.IsNull() {
+		t.Error("MissingValue")
+	}
+	if v := NullValue(); v.Kind() != Null || !v.IsNull() {
+		t.Error("NullValue")
+	}
+	if v := Str("x"); v.Kind() != String || v.Text() != "x" || v.IsNull() {
+		t.Error("Str")
+	}
+	if v := BoolOf(true); v.Kind() != Bool || !v.Bool() {
+		t.Error("BoolOf")
+	}
+	b := []byte{1, 2}
+	v := Bin(b)
+	b[0] = 7
+	if v.Kind() != Binary || string(v.Bytes()) != "\x01\x02" {
+		t.Error("Bin must not alias its argument")
+	}
+	if _, err := Num("x"); err == nil {
+		t.Error("Num(x) succeeded")
+	}
+	if v := NumTrusted("1.50"); v.Text() != "1.50" {
+		t.Error("NumTrusted must keep its text")
+	}
+	l := ListOf([]Value{Str("a"), Str("b")})
+	if l.Kind() != List || len(l.Elems()) != 2 || l.Index(1).Text() != "b" || l.Index(2).Kind() != Missing || l.Index(-1).Kind() != Missing {
+		t.Error("ListOf / Index")
+	}
+	if Str("a").Index(0).Kind() != Missing {
+		t.Error("Index on a non-list")
+	}
+	m := MapOf(nil)
+	if m.Kind() != Map || m.Attrs() == nil || len(m.SortedKeys()) != 0 {
+		t.Error("MapOf(nil) must be an empty map")
+	}
+	m = MapOf(map[string]Value{"b": Str("2"), "a": Str("1"), "B": Str("0")})
+	if keys := m.SortedKeys(); len(keys) != 3 || keys[0] != "B" || keys[1] != "a" || keys[2] != "b" {
+		t.Errorf("SortedKeys = %v", keys)
+	}
+	if m.Attr("a").Text() != "1" || m.Attr("z").Kind() != Missing || Str("a").Attr("a").Kind() != Missing {
+		t.Error("Attr")
+	}
+	for _, k := range []Kind{StringSet, NumberSet, BinarySet} {
+		if !SetOf(k, nil).IsSet() {
+			t.Errorf("%s.IsSet", k)
+		}
+	}
+	if l.IsSet() || m.IsSet() {
+		t.Error("IsSet on a document")
+	}
+	memberKinds := map[Kind]Kind{StringSet: String, NumberSet: Number, BinarySet: Binary, List: Missing, String: Missing}
+	for set, want := range memberKinds {
+		if got := MemberKind(set); got != want {
+			t.Errorf("MemberKind(%s) = %s, want %s", set, got, want)
+		}
+	}
+	names := map[Kind]string{Missing: "MISSING", Null: "NULL", Bool: "BOOL", Number: "N", String: "S", Binary: "B",
+		NumberSet: "NS", StringSet: "SS", BinarySet: "BS", List: "L", Map: "M"}
+	for k, want := range names {
+		if k.String() != want {
+			t.Errorf("Kind %d = %s, want %s", k, k, want)
+		}
+	}
+}

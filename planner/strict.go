@@ -1,0 +1,85 @@
+package planner
+
+import "strings"
+
+// CheckStrict applies the single-table design rule: every access pattern is
+// one Query or GetItem (BatchGetItem for a list of keys; lookups by key in
+// joins). It reports the first part of the plan that breaks the rule.
+func CheckStrict(p *Plan) error {
+	var err error
+	var walk func(n Node, aggregated bool)
+	walk = func(n Node, aggregated bool) {
+		if err != nil {
+			return
+		}
+		switch t := n.(type) {
+		case *Access:
+			switch {
+			case t.Op == OpScan:
+				err = strictError("it reads %s with a Scan", target(t))
+			case len(t.Filters) > 0:
+				err = strictError("its %s on %s has a FilterExpression (%s): DynamoDB reads, and bills, items that the filter then drops", t.Op, target(t), sqlList(t.Filters))
+			}
+		case *Fetch:
+			err = strictError("index reads fetch the full items of %s again with BatchGetItem: project the needed attributes into the index", t.Table)
+		case *Filter:
+			if !t.Having {
+				err = strictError("it filters the items it reads on the client (%s)", t.Pred)
+			}
+		case *Sort:
+			if !aggregated {
+				err = strictError("it sorts the items it reads on the client (ORDER BY %s): order by the sort key of the table or index instead", sortKeys(t.Keys))
+			}
+		case *HashJoin:
+			err = strictError("it joins on the client with a hash join (%s)", t.Reason)
+		case *Aggregate:
+			aggregated = false // below an aggregate, items are read
+		}
+		if _, isAgg := n.(*Aggregate); isAgg {
+			for _, in := range n.Inputs() {
+				walk(in, false)
+			}
+			return
+		}
+		for _, in := range n.Inputs() {
+			walk(in, aggregated)
+		}
+	}
+	walk(p.Root, hasAggregate(p.Root))
+	return err
+}
+
+func hasAggregate(n Node) bool {
+	if _, ok := n.(*Aggregate); ok {
+		return true
+	}
+	for _, in := range n.Inputs() {
+		if hasAggregate(in) {
+			return true
+		}
+	}
+	return false
+}
+
+func strictError(format string, args ...any) *Error {
+	e := errorf(CodeStrict, "--strict: this statement is not a single Query or GetItem: "+format, args...)
+	return e.withHint("every access pattern should be answered by the keys of the table or an index; add a key or a GSI, or drop --strict")
+}
+
+func target(a *Access) string {
+	if a.Index != "" {
+		return "index " + a.Index + " of " + a.Table
+	}
+	return "table " + a.Table
+}
+
+func sortKeys(keys []SortKey) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k.Expr.String()
+		if k.Desc {
+			parts[i] += " DESC"
+		}
+	}
+	return strings.Join(parts, ", ")
+}

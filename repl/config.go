@@ -1,0 +1,31 @@
+package repl
+
+import (
+	"io"
+	"os"
+
+	"github.com/ddbsql/ddbsql/exec/session"
+)
+
+// Config is what the command line hands the REPL.
+type Config struct {
+	// Session runs the statements; the REPL changes its settings
+	// (\format, \x, \set …) and its output writers.
+	Session *session.Session
+	// Label names the connection in the prompt: "us-east-1",
+	// "localhost:8000", "demo".
+	Label string
+	// In and Out are the terminal (both must be terminals); Err is stderr.
+	In, Out *os.File
+	Err     io.Writer
+	// Version is shown in the banner.
+	Version string
+	// HistoryPath is the history file ("" keeps history in memory only);
+	// HistorySize bounds it (0: DefaultHistorySize).
+	HistoryPath string
+	HistorySize int
+	// Pager pages results taller than the screen ("" never pages).
+	Pager string
+	// PrintError prints an error the way batch mode does.
+	PrintError func(io.Writer, error)
+}

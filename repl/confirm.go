@@ -1,0 +1,67 @@
+//go:build unix
+
+package repl
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/ddbsql/ddbsql/planner"
+)
+
+// scanQuestion is what the REPL asks before a statement that needs a Scan:
+// the estimate comes from DescribeTable (DynamoDB refreshes those counts
+// about every six hours). Reads cost one unit per 4 KB, half that when
+// eventually consistent.
+func scanQuestion(est planner.ScanEstimate, consistent bool) string {
+	perUnit := 0.5
+	if consistent {
+		perUnit = 1
+	}
+	rcu := int64(math.Ceil(float64(est.SizeBytes) / 4096 * perUnit))
+	what, target := "table", est.Table
+	if est.Index != "" {
+		what, target = "index", est.Table+" (index "+est.Index+")"
+	}
+	return fmt.Sprintf("Scan %s: reads the whole %s (~%d items, ~%.1f MB, ~%d RCU). Run it? [y/N] ",
+		target, what, est.ItemCount, float64(est.SizeBytes)/1e6, rcu)
+}
+
+// isYes reads an answer to a [y/N] question.
+func isYes(answer string) bool {
+	a := strings.ToLower(strings.TrimSpace(answer))
+	return a == "y" || a == "yes"
+}
+
+// readAnswer reads one line from the terminal in cooked mode. It gives up
+// (false) when ctx ends, e.g. on Ctrl-C, or at end of input.
+func readAnswer(ctx context.Context, fd int) (string, bool) {
+	var line []byte
+	buf := make([]byte, 256)
+	for ctx.Err() == nil {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, 100)
+		if err == unix.EINTR || n == 0 {
+			continue
+		}
+		if err != nil {
+			return "", false
+		}
+		m, err := unix.Read(fd, buf)
+		if err == unix.EINTR || err == unix.EAGAIN {
+			continue
+		}
+		if err != nil || m == 0 {
+			return string(line), len(line) > 0
+		}
+		line = append(line, buf[:m]...)
+		if i := strings.IndexByte(string(line), '\n'); i >= 0 {
+			return string(line[:i]), true
+		}
+	}
+	return "", false
+}

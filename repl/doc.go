@@ -1,0 +1,40 @@
+// Package repl is ddbsql's interactive loop: a go-prompt line editor with
+// SQL and DynamoDB-aware completion, a history file, multi-line statements,
+// backslash meta-commands, Ctrl-C that cancels the running statement, and a
+// pager for results taller than the screen.
+//
+// Phase: front end. Statements go to exec/session one at a time; nothing
+// here plans or reads data itself.
+//
+// Invariants:
+//   - Run is used only when stdin and stdout are terminals (cmd/ddbsql
+//     checks; otherwise stdin runs as a script), so no escape sequence ever
+//     goes into a pipe or a file. Without a controlling terminal, where
+//     go-prompt would panic, lines are read plainly (no completion).
+//   - The terminal state is saved with term.GetState before go-prompt first
+//     runs and restored on every way out (\q, quit, exit, Ctrl-D, double
+//     Ctrl-C, a panic, SIGTERM, SIGHUP) and at the start of every statement.
+//     go-prompt's own termios code is never used: ttyInput is its
+//     ConsoleParser and derives raw mode from the saved state each time.
+//   - go-prompt's Run (which calls os.Exit on signals) is never used: one
+//     Input call per line, so raw mode is on only while a line is typed.
+//   - A statement runs in cooked mode (ISIG on), so Ctrl-C is a SIGINT that
+//     cancels only that statement's context (signal.NotifyContext per
+//     statement, detached from the process context); SIGINT never ends the
+//     REPL. SIGTERM and SIGHUP restore the terminal and exit (128+signal).
+//   - Input is handed to go-prompt in pieces (a text run, one Enter, one
+//     escape sequence or one control byte), and nothing after an Enter until
+//     the next line is asked for: go-prompt maps a whole read to one key and
+//     drops what its reader read ahead, which breaks pasted lines.
+//   - A statement runs when its text ends with ';' outside quotes and
+//     comments (parser.Split decides, so the REPL and the parser agree); a
+//     meta-command runs on Enter. Each statement of a pasted script runs on
+//     its own: an error is printed as in batch mode and the next one runs.
+//   - Completion never holds up typing for long: catalog look-ups are cached
+//     and bounded by short waits, failures back off; attribute names come
+//     from key schemas and from items DynamoDB returned in this session
+//     (recordingClient), never from extra reads.
+//   - History entries are single lines, never two equal in a row, bounded,
+//     in a file of mode 0600; go-prompt's in-memory history is replaced by
+//     them before every line.
+package repl

@@ -1,0 +1,136 @@
+package repl
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ddbsql/ddbsql/exec/session"
+)
+
+func TestParseMeta(t *testing.T) {
+	cases := []struct {
+		in   string
+		want metaCmd
+		err  string
+	}{
+		{`\dt`, metaCmd{Name: "dt", Args: []string{}}, ""},
+		{`  \d app  `, metaCmd{Name: "d", Args: []string{"app"}}, ""},
+		{`\d ` + "`my-table.v2`", metaCmd{Name: "d", Args: []string{"my-table.v2"}}, ""},
+		{`\d ` + "`with space`;", metaCmd{Name: "d", Args: []string{"with space"}}, ""},
+		{`\d ` + "`a``b`", metaCmd{Name: "d", Args: []string{"a`b"}}, ""},
+		{`\FORMAT csv;`, metaCmd{Name: "format", Args: []string{"csv"}}, ""},
+		{`\set allow_scan on`, metaCmd{Name: "set", Args: []string{"allow_scan", "on"}}, ""},
+		{`\?`, metaCmd{Name: "help", Args: []string{}}, ""},
+		{`\`, metaCmd{}, "empty meta-command"},
+		{`\d ` + "`open", metaCmd{}, "unterminated"},
+		{`dt`, metaCmd{}, "not a meta-command"},
+	}
+	for _, c := range cases {
+		got, err := parseMeta(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: error %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if got.Name != c.want.Name || !reflect.DeepEqual(append([]string{}, got.Args...), c.want.Args) {
+			t.Errorf("%q: got %+v, want %+v", c.in, got, c.want)
+		}
+	}
+}
+
+func TestQuitWordsAndMetaLines(t *testing.T) {
+	for _, s := range []string{"quit", "exit", "QUIT;", " exit ; ", `\q`} {
+		if !isQuitWord(s) {
+			t.Errorf("%q should quit", s)
+		}
+	}
+	for _, s := range []string{"quitter", "SELECT quit", "exit now"} {
+		if isQuitWord(s) {
+			t.Errorf("%q should not quit", s)
+		}
+	}
+	if !isMetaLine(`  \dt`) || isMetaLine(`SELECT '\dt'`) {
+		t.Error("isMetaLine")
+	}
+}
+
+func TestSettingsCommands(t *testing.T) {
+	st := settings{Format: "table", Stats: session.StatsOff, Pager: true}
+	run := func(line string) (string, error) {
+		t.Helper()
+		cmd, err := parseMeta(line)
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		msg, handled, err := st.apply(cmd)
+		if !handled {
+			t.Fatalf("%s: not handled", line)
+		}
+		return msg, err
+	}
+	steps := []struct{ line, msg, err string }{
+		{`\format csv`, "Output format is csv.", ""},
+		{`\format`, "Output format is csv.", ""},
+		{`\format xml`, "", "unknown format"},
+		{`\x`, "Expanded display is on.", ""},
+		{`\x off`, "Expanded display is off.", ""},
+		{`\x maybe`, "", "expected on or off"},
+		{`\timing on`, "Timing is on.", ""},
+		{`\stats text`, "Statistics are text.", ""},
+		{`\stats loud`, "", "expected \\stats off, text or json"},
+		{`\set allow_scan on`, "allow_scan is on.", ""},
+		{`\set consistent yes`, "consistent is on.", ""},
+		{`\set allow_scan`, "", "needs on or off"},
+		{`\set nosuch on`, "", "unknown setting"},
+		{`\pager off`, "Pager is off.", ""},
+	}
+	for _, s := range steps {
+		msg, err := run(s.line)
+		if s.err != "" {
+			if err == nil || !strings.Contains(err.Error(), s.err) {
+				t.Errorf("%s: error %v, want %q", s.line, err, s.err)
+			}
+			continue
+		}
+		if err != nil || msg != s.msg {
+			t.Errorf("%s: %q, %v; want %q", s.line, msg, err, s.msg)
+		}
+	}
+	want := settings{Format: "csv", Expanded: false, Timing: true, Stats: session.StatsText, AllowScan: true, Consistent: true, Pager: false}
+	if st != want {
+		t.Errorf("settings %+v, want %+v", st, want)
+	}
+	list, _ := run(`\set`)
+	for _, w := range []string{"allow_scan = on", "consistent = on", "format = csv", "stats = text", "pager = off"} {
+		if !strings.Contains(list, w) {
+			t.Errorf(`\set lacks %q:\n%s`, w, list)
+		}
+	}
+	if _, handled, _ := st.apply(metaCmd{Name: "dt"}); handled {
+		t.Error(`\dt is not a settings command`)
+	}
+
+	s := &session.Session{}
+	st.applyTo(s)
+	if s.Format != "csv" || !s.Options.AllowScan || !s.Options.Consistent || s.FormatOptions.Expanded {
+		t.Errorf("applyTo: %+v", s)
+	}
+}
+
+func TestHelpListsEveryCommand(t *testing.T) {
+	usage := ""
+	for _, h := range metaHelp {
+		usage += h.Usage + "\n"
+	}
+	for _, n := range metaNames {
+		if !strings.Contains(usage, `\`+n) {
+			t.Errorf(`\help does not list \%s`, n)
+		}
+	}
+}

@@ -1,0 +1,118 @@
+//go:build unix
+
+package repl
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/planner"
+)
+
+// runSQL runs one statement: in cooked mode (so Ctrl-C is a SIGINT), with
+// a context that Ctrl-C cancels, output through the pager when it is taller
+// than the screen, then "cancelled" or the error, statistics and timing on
+// stderr.
+func (r *REPL) runSQL(text string) {
+	_ = r.term.Restore()
+	r.set.applyTo(r.sess)
+	ctx, stop := signal.NotifyContext(r.base, os.Interrupt)
+	defer stop()
+
+	// Statistics are always collected, so a cancelled statement can show
+	// how far it got; they are printed when \stats asks for them.
+	var stats bytes.Buffer
+	r.sess.Err = &stats
+	r.sess.Stats = session.StatsText
+	if r.set.Stats == session.StatsJSON {
+		r.sess.Stats = session.StatsJSON
+	}
+	var pager *pagedOutput
+	r.sess.Out = r.out
+	if r.set.Pager && r.cfg.Pager != "" {
+		rows, cols := r.term.Size()
+		pager = newPagedOutput(r.out, rows, cols, r.cfg.Pager, r.pagerFailed)
+		r.pager.Store(pager)
+		r.sess.Out = pager
+		if r.progress != nil {
+			r.sess.Progress = progressGate{w: r.progress, pager: pager}
+		}
+	} else {
+		r.sess.Progress = r.progress
+	}
+
+	start := time.Now()
+	err := r.sess.RunScript(ctx, text)
+	elapsed := time.Since(start)
+	cancelled := ctx.Err() != nil
+	if pager != nil {
+		paged, cerr := pager.Close()
+		r.pager.Store(nil)
+		if paged {
+			r.out.markLineStart()
+		}
+		if pager.Quit() {
+			err = nil // the user left the pager: not an error
+		} else if err == nil {
+			err = cerr
+		}
+	}
+	stop()
+	r.report(err, cancelled, stats.String(), elapsed)
+}
+
+// report prints what follows a statement, on stderr.
+func (r *REPL) report(err error, cancelled bool, stats string, elapsed time.Duration) {
+	r.out.endLine()
+	switch {
+	case cancelled:
+		fmt.Fprintln(r.err, "cancelled")
+		io.WriteString(r.err, strings.ReplaceAll(stats, "before the error", "before it was cancelled"))
+	case err != nil:
+		r.cfg.PrintError(r.err, err)
+		if r.set.Stats != session.StatsOff {
+			io.WriteString(r.err, stats)
+		}
+	case r.set.Stats != session.StatsOff:
+		io.WriteString(r.err, stats)
+	}
+	if r.set.Timing {
+		fmt.Fprintf(r.err, "Time: %s\n", formatDuration(elapsed))
+	}
+}
+
+func (r *REPL) pagerFailed(err error) {
+	fmt.Fprintf(r.err, "warning: cannot start the pager %q (%v); \\pager off stops trying\n", r.cfg.Pager, err)
+}
+
+// confirmScan asks before a statement that needs a Scan (session calls it
+// only when allow_scan is off).
+func (r *REPL) confirmScan(ctx context.Context, est planner.ScanEstimate) bool {
+	_ = r.term.Restore()
+	r.out.endLine()
+	io.WriteString(r.err, scanQuestion(est, r.set.Consistent))
+	answer, ok := readAnswer(ctx, r.term.fd)
+	if !ok {
+		io.WriteString(r.err, "\n")
+		return false
+	}
+	r.err.markLineStart() // the terminal echoed the answer and its newline
+	return isYes(answer)
+}
+
+// formatDuration prints an elapsed time like psql's \timing: milliseconds
+// with three decimals, and seconds past a second.
+func formatDuration(d time.Duration) string {
+	ms := float64(d.Microseconds()) / 1000
+	if d < time.Second {
+		return fmt.Sprintf("%.3f ms", ms)
+	}
+	return fmt.Sprintf("%.3f ms (%.3f s)", ms, d.Seconds())
+}
