@@ -18,6 +18,7 @@ type readOp struct {
 	access  *planner.Access
 	pagers  []*pager
 	heads   []page // first pages, fetched together
+	taken   []bool // heads already handed on
 	started bool
 	cur     int
 	merge   *merger
@@ -27,11 +28,12 @@ type readOp struct {
 
 func newReadOp(env *Env, a *planner.Access) *readOp {
 	op := &readOp{env: env, access: a}
+	fast := a.Merge == nil
 	for _, q := range a.Queries {
-		op.pagers = append(op.pagers, &pager{env: env, node: a, query: q})
+		op.pagers = append(op.pagers, &pager{env: env, node: a, query: q, batches: fast, keys: a.KeyAttrs})
 	}
 	for _, s := range a.Scans {
-		op.pagers = append(op.pagers, &pager{env: env, node: a, scan: s})
+		op.pagers = append(op.pagers, &pager{env: env, node: a, scan: s, batches: fast, keys: a.KeyAttrs})
 	}
 	return op
 }
@@ -49,7 +51,7 @@ func (op *readOp) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	op.heads = heads
+	op.heads, op.taken = heads, make([]bool, len(heads))
 	if op.access.Merge != nil {
 		op.merge = newMerger(op.env, op.pagers, heads, op.access.Merge)
 	}
@@ -70,7 +72,7 @@ func (op *readOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err != nil {
 			return nil, err
 		}
-		return qualifiedItemsBatch(op.env.Mem, pg.items, op.access.KeyAttrs, outputSource(op.access.Qualify, op.access.Source)), nil
+		return op.batch(pg.items, pg.rec), nil
 	}
 	if op.merge != nil {
 		items, err := op.merge.next(ctx)
@@ -81,8 +83,9 @@ func (op *readOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	for op.cur < len(op.pagers) {
 		var pg page
-		if op.heads != nil && op.heads[op.cur].items != nil {
-			pg, op.heads[op.cur].items = op.heads[op.cur], nil
+		if op.heads != nil && !op.taken[op.cur] {
+			pg, op.taken[op.cur] = op.heads[op.cur], true
+			op.heads[op.cur] = page{}
 		} else {
 			var err error
 			pg, err = op.pagers[op.cur].next(ctx)
@@ -94,16 +97,35 @@ func (op *readOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				return nil, err
 			}
 		}
-		if len(pg.items) == 0 {
+		if pg.rec != nil && pg.rec.NumRows() == 0 {
+			pg.rec.Release()
+			pg.rec = nil
+		}
+		if len(pg.items) == 0 && pg.rec == nil {
 			continue // an empty page is not the end: DynamoDB filtered a whole 1 MB
 		}
-		return qualifiedItemsBatch(op.env.Mem, pg.items, op.access.KeyAttrs, outputSource(op.access.Qualify, op.access.Source)), nil
+		return op.batch(pg.items, pg.rec), nil
 	}
 	return nil, io.EOF
 }
 
+// batch turns a page into the operator's output batch.
+func (op *readOp) batch(items []value.Value, rec arrow.RecordBatch) arrow.RecordBatch {
+	src := outputSource(op.access.Qualify, op.access.Source)
+	if rec != nil {
+		return qualifyBatch(rec, src)
+	}
+	return qualifiedItemsBatch(op.env.Mem, items, op.access.KeyAttrs, src)
+}
+
 func (op *readOp) Close() error {
 	op.closed = true
+	for i := range op.heads {
+		if !op.taken[i] && op.heads[i].rec != nil {
+			op.heads[i].rec.Release()
+		}
+		op.taken[i] = true
+	}
 	op.scan.stop()
 	return nil
 }

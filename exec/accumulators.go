@@ -15,15 +15,16 @@ type accumulator interface {
 	result() (value.Value, error)
 }
 
-func newAccumulator(a expr.Aggregate) accumulator {
+// newAccumulator starts an aggregate; name is its SQL text, for errors.
+func newAccumulator(a expr.Aggregate, name string) accumulator {
 	var acc accumulator
 	switch a.Func {
 	case "count":
 		acc = &countAcc{star: a.Arg == nil}
 	case "sum":
-		acc = &sumAcc{name: a.String()}
+		acc = &sumAcc{name: name}
 	case "avg":
-		acc = &sumAcc{name: a.String(), avg: true}
+		acc = &sumAcc{name: name, avg: true}
 	case "min":
 		acc = &extremeAcc{}
 	case "max":
@@ -102,6 +103,21 @@ func (s *sumAcc) add(v value.Value) error {
 	return nil
 }
 
+// addInt adds an integer without building a value (the fast path).
+func (s *sumAcc) addInt(x int64) error {
+	if s.n == 0 {
+		s.isInt = true
+	}
+	if s.isInt {
+		if sum, ok := addInt64(s.i, x); ok {
+			s.n++
+			s.i = sum
+			return nil
+		}
+	}
+	return s.add(value.NumTrusted(strconv.FormatInt(x, 10)))
+}
+
 func addInt64(a, b int64) (int64, bool) {
 	c := a + b
 	if (c > a) == (b > 0) {
@@ -114,6 +130,9 @@ func (s *sumAcc) result() (value.Value, error) {
 	if s.n == 0 {
 		return value.MissingValue(), nil
 	}
+	if s.isInt && !s.avg {
+		return value.NumTrusted(strconv.FormatInt(s.i, 10)), nil
+	}
 	total := s.dec
 	if s.isInt {
 		total = apd.New(s.i, 0)
@@ -122,6 +141,9 @@ func (s *sumAcc) result() (value.Value, error) {
 		q := new(apd.Decimal)
 		ctx := value.NumberContext
 		ctx.Traps = apd.Overflow | apd.Underflow | apd.DivisionByZero | apd.InvalidOperation
+		// Round like the / operator (exec/eval: half away from zero), so
+		// AVG(x) = SUM(x) / COUNT(x) also when the 39th digit is a 5.
+		ctx.Rounding = apd.RoundHalfUp
 		if _, err := ctx.Quo(q, total, apd.New(s.n, 0)); err != nil {
 			return value.Value{}, execErrorf(CodeEval, "%s: %v", s.name, err)
 		}

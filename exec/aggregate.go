@@ -16,6 +16,8 @@ import (
 type group struct {
 	keys []value.Value
 	accs []accumulator
+	key  string // encoded group key
+	next *group // another group whose key hashes alike
 }
 
 // aggregateOp hashes rows into groups and folds the aggregates. Its output
@@ -25,24 +27,48 @@ type aggregateOp struct {
 	env    *Env
 	node   *planner.Aggregate
 	input  Operator
-	groups map[string]*group
+	groups groupTable
 	order  []*group
 	done   bool
 	pos    int
 	row    batchRow
 	buf    []byte
+	// fast is the column-wise plan, computed on the first batch.
+	fast      *fastPlan
+	rowGroups []*group
+	groupSlab []group
+	accSlab   []accumulator
+	aggNames  []string
 }
 
+// newGroup makes a group, carving groups and their accumulator lists out of
+// larger blocks: with many groups, fewer and adjacent allocations keep the
+// hot data of a group together in cache.
 func (op *aggregateOp) newGroup(keys []value.Value) *group {
-	g := &group{keys: keys, accs: make([]accumulator, len(op.node.Aggs))}
+	const block = 256
+	if len(op.groupSlab) == 0 {
+		op.groupSlab = make([]group, block)
+	}
+	g := &op.groupSlab[0]
+	op.groupSlab = op.groupSlab[1:]
+	n := len(op.node.Aggs)
+	if len(op.accSlab) < n {
+		op.accSlab = make([]accumulator, block*max(n, 1))
+	}
+	g.keys, g.accs, op.accSlab = keys, op.accSlab[:n:n], op.accSlab[n:]
+	if op.aggNames == nil {
+		for _, a := range op.node.Aggs {
+			op.aggNames = append(op.aggNames, a.String())
+		}
+	}
 	for i, a := range op.node.Aggs {
-		g.accs[i] = newAccumulator(a)
+		g.accs[i] = newAccumulator(a, op.aggNames[i])
 	}
 	return g
 }
 
 func (op *aggregateOp) consume(ctx context.Context) error {
-	op.groups = map[string]*group{}
+	op.groups = newGroupTable()
 	for {
 		in, err := op.input.Next(ctx)
 		if err == io.EOF {
@@ -66,6 +92,13 @@ func (op *aggregateOp) consume(ctx context.Context) error {
 }
 
 func (op *aggregateOp) fold(in arrow.RecordBatch) error {
+	if op.fast == nil {
+		fp := planFast(op.node.Groups, op.node.Aggs)
+		op.fast = &fp
+	}
+	if op.fast.ok {
+		return op.foldFast(in)
+	}
 	op.row.reset(in)
 	keys := make([]value.Value, len(op.node.Groups))
 	for i := 0; i < int(in.NumRows()); i++ {
@@ -79,10 +112,10 @@ func (op *aggregateOp) fold(in arrow.RecordBatch) error {
 			keys[k] = v
 			op.buf = appendGroupKey(op.buf, v)
 		}
-		grp, ok := op.groups[string(op.buf)]
-		if !ok {
+		grp := op.groups.find(op.buf)
+		if grp == nil {
 			grp = op.newGroup(append([]value.Value(nil), keys...))
-			op.groups[string(op.buf)] = grp
+			op.groups.insert(op.buf, grp)
 			op.order = append(op.order, grp)
 		}
 		for a, agg := range op.node.Aggs {

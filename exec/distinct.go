@@ -36,7 +36,7 @@ func (op *distinctOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			op.row.i = i
 			op.buf = op.buf[:0]
 			for _, col := range op.row.cols {
-				op.buf = appendGroupKey(op.buf, col.Value(i))
+				op.buf = appendCellKey(op.buf, col, true, i)
 			}
 			_, dup := op.seen[string(op.buf)]
 			if !dup {

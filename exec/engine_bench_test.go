@@ -60,8 +60,7 @@ func col(name string) expr.Expr { return expr.Column{Path: value.Path{{Name: nam
 
 func runBench(b *testing.B, rows int, batches []arrow.RecordBatch, build func(Operator) Operator) {
 	b.ReportAllocs()
-	env := &Env{Mem: memory.DefaultAllocator}
-	_ = env
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		op := build(&batchesOp{batches: batches})
 		for {

@@ -65,18 +65,29 @@ func DynamoError(op string, err error) error {
 	if e := credentialsError(err); e != nil {
 		return e
 	}
+	var maxAttempts *retry.MaxAttemptsError
 	var apiErr smithy.APIError
 	if errors.As(err, &apiErr) {
-		return apiError(op, apiErr, err)
+		return withAttempts(apiError(op, apiErr, err), err)
 	}
 	if e := networkError(op, err); e != nil {
-		return e
+		return withAttempts(e, err)
 	}
-	var maxAttempts *retry.MaxAttemptsError
 	if errors.As(err, &maxAttempts) {
 		return &Error{Code: CodeThrottled, Msg: fmt.Sprintf("%s: gave up after %d attempts: %v", op, maxAttempts.Attempt, maxAttempts.Err), Err: err}
 	}
 	return &Error{Code: CodeDynamo, Msg: fmt.Sprintf("%s: %v", op, err), Err: err}
+}
+
+// withAttempts says how often the SDK tried before giving up, so a failure
+// after retries reads differently from one that was never retried.
+func withAttempts(e *Error, err error) *Error {
+	var maxAttempts *retry.MaxAttemptsError
+	if !errors.As(err, &maxAttempts) || maxAttempts.Attempt < 2 || strings.Contains(e.Msg, "attempts") {
+		return e
+	}
+	e.Msg = fmt.Sprintf("%s (gave up after %d attempts)", e.Msg, maxAttempts.Attempt)
+	return e
 }
 
 func apiError(op string, apiErr smithy.APIError, err error) *Error {
@@ -133,6 +144,8 @@ func networkError(op string, err error) *Error {
 		reason = "the host name does not resolve"
 	case strings.Contains(reason, "connection refused"):
 		reason = "connection refused"
+	case strings.Contains(reason, "connection reset"):
+		reason = "the connection was reset"
 	case nerr != nil && nerr.Timeout(), errors.As(err, &nerr) && nerr.Timeout():
 		reason = "no answer within the timeout"
 	}

@@ -11,10 +11,12 @@ import (
 	"github.com/ddbsql/ddbsql/planner"
 )
 
-// RateLimiter keeps a statement's reads at an average of Rate capacity
-// units per second. DynamoDB reports a request's cost only in its response,
-// so each response books its units and the next request waits until the
-// booked time has passed (cost-based pacing; no burst beyond one request).
+// RateLimiter keeps reads at an average of Rate capacity units per second.
+// DynamoDB reports a request's cost only in its response, so each response
+// books its units and the next request waits until the booked time has
+// passed (cost-based pacing; no burst beyond the requests in flight). A
+// request is charged from when it was sent, so response latency does not
+// lower the rate; idle time is not saved up.
 type RateLimiter struct {
 	mu   sync.Mutex
 	rate float64
@@ -29,19 +31,24 @@ func (l *RateLimiter) wait(ctx context.Context) error {
 	if l == nil {
 		return nil
 	}
-	l.mu.Lock()
-	d := time.Until(l.next)
-	l.mu.Unlock()
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
+	for {
+		l.mu.Lock()
+		now := time.Now()
+		d := l.next.Sub(now)
+		if d <= 0 {
+			// Send now; what this request costs is booked from here.
+			l.next = now
+			l.mu.Unlock()
+			return nil
+		}
+		l.mu.Unlock()
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
 	}
 }
 
@@ -52,10 +59,6 @@ func (l *RateLimiter) book(units float64) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now := time.Now()
-	if l.next.Before(now) {
-		l.next = now
-	}
 	l.next = l.next.Add(time.Duration(units / l.rate * float64(time.Second)))
 }
 

@@ -32,6 +32,8 @@ type Env struct {
 	Limiter *RateLimiter
 	// Analysis, when set, collects per-node figures (EXPLAIN ANALYZE).
 	Analysis *Analysis
+	// Raw, when set, decodes Query/Scan pages straight into Arrow batches.
+	Raw RawReader
 }
 
 func (e *Env) concurrency() int {

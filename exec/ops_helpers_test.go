@@ -285,9 +285,9 @@ func otSameRows(t *testing.T, what string, got, want []otRow) {
 	}
 }
 
-func otCol(name string) expr.Column { return expr.Column{Path: value.Path{{Name: name}}} }
+func otCol(name string) expr.Column    { return expr.Column{Path: value.Path{{Name: name}}} }
 func otLit(v value.Value) expr.Literal { return expr.Literal{Value: v} }
-func otS(s string) value.Value          { return value.Str(s) }
+func otS(s string) value.Value         { return value.Str(s) }
 
 func otN(s string) value.Value {
 	v, err := value.Num(s)

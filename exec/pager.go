@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -14,8 +16,9 @@ import (
 // page is one Query or Scan response, decoded.
 type page struct {
 	items   []value.Value
-	count   int64 // items returned (Select=COUNT: the count)
-	scanned int64 // items read (ScannedCount)
+	rec     arrow.RecordBatch // the fast path's decoded page (instead of items)
+	count   int64             // items returned (Select=COUNT: the count)
+	scanned int64             // items read (ScannedCount)
 }
 
 // pager walks the pages of one Query or Scan request, one page per call,
@@ -26,7 +29,12 @@ type pager struct {
 	query    *dynamodb.QueryInput
 	scan     *dynamodb.ScanInput
 	startKey map[string]types.AttributeValue
+	read     int64 // items read so far, against the request's Limit (pagelimit.go)
 	done     bool
+	// batches lets the fast path (Env.Raw) return Arrow batches; callers
+	// that need items (merges, lookups) leave it false.
+	batches bool
+	keys    []string // the table's key attributes, listed first in batches
 }
 
 func (p *pager) op() string {
@@ -55,9 +63,13 @@ func (p *pager) next(ctx context.Context) (page, error) {
 	if err := p.env.beforeRequest(ctx, p.op()); err != nil {
 		return page{}, err
 	}
+	if p.batches && p.env.Raw != nil {
+		return p.rawNext(ctx)
+	}
 	if p.query != nil {
 		in := *p.query
 		in.ExclusiveStartKey = p.startKey
+		in.Limit = p.remaining(in.Limit)
 		out, err := p.env.Client.Query(ctx, &in)
 		if err != nil {
 			p.env.failedRequest(p.node, "Query")
@@ -67,6 +79,7 @@ func (p *pager) next(ctx context.Context) (page, error) {
 	} else {
 		in := *p.scan
 		in.ExclusiveStartKey = p.startKey
+		in.Limit = p.remaining(in.Limit)
 		out, err := p.env.Client.Scan(ctx, &in)
 		if err != nil {
 			p.env.failedRequest(p.node, "Scan")
@@ -81,8 +94,7 @@ func (p *pager) next(ctx context.Context) (page, error) {
 	if err := p.env.afterResponse(p.node, p.op(), int64(scanned), int64(count), true, caps...); err != nil {
 		return page{}, err
 	}
-	p.startKey = lek
-	p.done = len(lek) == 0
+	p.advance(lek, scanned)
 	items, err := convertItems(raw)
 	if err != nil {
 		return page{}, err
@@ -111,6 +123,11 @@ func prefetch(ctx context.Context, env *Env, pagers []*pager) ([]page, error) {
 	}
 	for _, err := range errs {
 		if err != nil && err != io.EOF {
+			for _, pg := range pages {
+				if pg.rec != nil {
+					pg.rec.Release()
+				}
+			}
 			return nil, err
 		}
 	}

@@ -2,6 +2,9 @@ package exec
 
 import (
 	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"io"
 	"sync"
 
@@ -20,6 +23,7 @@ type segmentReader struct {
 
 type segmentPage struct {
 	items []value.Value
+	rec   arrow.RecordBatch
 	count int64
 	err   error
 	done  bool
@@ -34,13 +38,16 @@ func startSegments(ctx context.Context, pagers []*pager) *segmentReader {
 			defer r.wg.Done()
 			for {
 				pg, err := p.next(ctx)
-				msg := segmentPage{items: pg.items, count: pg.count, err: err}
+				msg := segmentPage{items: pg.items, rec: pg.rec, count: pg.count, err: err}
 				if err == io.EOF {
 					msg = segmentPage{done: true}
 				}
 				select {
 				case r.ch <- msg:
 				case <-ctx.Done():
+					if msg.rec != nil {
+						msg.rec.Release()
+					}
 					return
 				}
 				if err != nil {
@@ -63,18 +70,31 @@ func (r *segmentReader) next(wantEmpty bool) (segmentPage, error) {
 		case msg.err != nil:
 			r.stop()
 			return segmentPage{}, msg.err
-		case len(msg.items) > 0 || wantEmpty:
+		case len(msg.items) > 0 || (msg.rec != nil && msg.rec.NumRows() > 0) || wantEmpty:
 			return msg, nil
+		case msg.rec != nil:
+			msg.rec.Release()
 		}
 	}
 	return segmentPage{}, io.EOF
 }
 
-// stop cancels the segments still reading and waits for them.
+// stop cancels the segments still reading, waits for them, and releases
+// pages nobody took.
 func (r *segmentReader) stop() {
 	if r == nil {
 		return
 	}
 	r.cancel()
 	r.wg.Wait()
+	for {
+		select {
+		case msg := <-r.ch:
+			if msg.rec != nil {
+				msg.rec.Release()
+			}
+		default:
+			return
+		}
+	}
 }

@@ -5,13 +5,16 @@ import (
 	"context"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/eval"
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
 // sortedRow is one materialised row with its sort keys.
@@ -77,10 +80,17 @@ func (op *sortOp) consume(ctx context.Context) error {
 func (op *sortOp) add(in arrow.RecordBatch, h *rowHeap) error {
 	op.row.reset(in)
 	names := append([]string(nil), op.row.names...)
+	first, firstOK := op.firstKeyColumn()
 	for i := 0; i < int(in.NumRows()); i++ {
 		op.row.i = i
-		r := &sortedRow{names: names, vals: op.row.values(), keys: make([]value.Value, len(op.keys)), seq: op.seq}
+		seq := op.seq
 		op.seq++
+		// Top-N over many rows: most rows lose to the worst kept row on the
+		// first key alone; decide that without building the row.
+		if op.topN > 0 && int64(len(h.rows)) >= op.topN && firstOK && op.losesOnFirstKey(first, i, h.rows[0]) {
+			continue
+		}
+		r := &sortedRow{names: names, vals: op.row.values(), keys: make([]value.Value, len(op.keys)), seq: seq}
 		for k, key := range op.keys {
 			v, err := eval.Eval(key.Expr, &op.row)
 			if err != nil {
@@ -164,4 +174,60 @@ func (h *rowHeap) Pop() any {
 	last := h.rows[len(h.rows)-1]
 	h.rows = h.rows[:len(h.rows)-1]
 	return last
+}
+
+// firstKeyColumn finds the column the first sort key reads directly (a
+// plain attribute or an input position), for the top-N shortcut.
+func (op *sortOp) firstKeyColumn() (columnar.Column, bool) {
+	if len(op.keys) == 0 {
+		return columnar.Column{}, false
+	}
+	switch k := op.keys[0].Expr.(type) {
+	case expr.Ref:
+		if k.Index >= 0 && k.Index < len(op.row.cols) {
+			return op.row.cols[k.Index], true
+		}
+	case expr.Column:
+		if len(k.Path) == 1 && !k.Path[0].IsIndex {
+			c, ok := op.row.column(fastColumn{source: k.Source, name: k.Path[0].Name})
+			return c, ok
+		}
+	}
+	return columnar.Column{}, false
+}
+
+// losesOnFirstKey reports whether row i orders strictly after the worst
+// kept row on the first key (so it cannot enter the top N). It reads only
+// strings and integers in place; anything else says false (decide fully).
+func (op *sortOp) losesOnFirstKey(c columnar.Column, i int, worst *sortedRow) bool {
+	if c.IsMissing(i) {
+		return false
+	}
+	root := worst.keys[0]
+	var cmp int
+	switch c.Encoding() {
+	case columnar.EncInt64:
+		x := c.Array().(*array.Int64).Value(i)
+		r, ok := root.Int64()
+		if !ok {
+			return false
+		}
+		switch {
+		case x < r:
+			cmp = -1
+		case x > r:
+			cmp = 1
+		}
+	case columnar.EncString:
+		if root.Kind() != value.String {
+			return false
+		}
+		cmp = strings.Compare(c.Array().(*array.String).Value(i), root.Text())
+	default:
+		return false
+	}
+	if op.keys[0].Desc {
+		return cmp < 0
+	}
+	return cmp > 0
 }

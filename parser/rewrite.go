@@ -1,6 +1,10 @@
 package parser
 
-import "github.com/ddbsql/ddbsql/exec/value"
+import (
+	"strings"
+
+	"github.com/ddbsql/ddbsql/exec/value"
+)
 
 // frame is what the rewriter knows about one level of parentheses.
 type frame struct {
@@ -23,6 +27,10 @@ const (
 	posAfterOperand          // right after a complete operand: an implicit alias
 	posAfterDot              // the part after '.' in a qualified name
 )
+
+// SubstringFunc is the function name SUBSTRING and SUBSTR are rewritten to,
+// so that sqlparser reads them as ordinary calls.
+const SubstringFunc = "ddbsql_substring"
 
 // nameRewriter turns the significant tokens of one SELECT into edits:
 // document paths become synthetic names, soft keywords used as names become
@@ -74,7 +82,16 @@ func (r *nameRewriter) run() *Error {
 		switch t.kind {
 		case tkPunct:
 			r.punct(i)
+		case tkString:
+			r.keepLikeEscapes(i)
 		case tkIdent, tkQuoted:
+			if w := r.word(i); (w == "substring" || w == "substr") && r.isPunct(i+1, "(") && !r.fromForSyntax(i+1) {
+				// sqlparser's grammar only takes a column as SUBSTRING's
+				// first argument; as a plain function call it takes any
+				// expression (the planner maps the name back).
+				r.edits = append(r.edits, edit{start: t.start, end: t.end, text: SubstringFunc})
+				continue
+			}
 			next, err := r.name(i)
 			if err != nil {
 				return err
@@ -83,6 +100,57 @@ func (r *nameRewriter) run() *Error {
 		}
 	}
 	return nil
+}
+
+// keepLikeEscapes makes \% and \_ in a string literal keep their
+// backslash, as MySQL does (its manual: they "evaluate to the strings \% and
+// \_"), so LIKE 'a\%' matches a literal %; sqlparser would drop it.
+func (r *nameRewriter) keepLikeEscapes(i int) {
+	t := r.toks[i]
+	text := r.text(i)
+	if len(text) < 2 || (text[0] != '\'' && text[0] != '"') || !strings.Contains(text, "\\") {
+		return
+	}
+	var sb strings.Builder
+	changed := false
+	for j := 0; j < len(text); j++ {
+		if text[j] == '\\' && j+1 < len(text) {
+			if next := text[j+1]; next == '%' || next == '_' {
+				sb.WriteString("\\\\")
+				sb.WriteByte(next)
+				changed = true
+			} else {
+				sb.WriteByte('\\')
+				sb.WriteByte(next)
+			}
+			j++
+			continue
+		}
+		sb.WriteByte(text[j])
+	}
+	if changed {
+		r.edits = append(r.edits, edit{start: t.start, end: t.end, text: sb.String()})
+	}
+}
+
+// fromForSyntax reports whether the parenthesis at toks[open] holds the
+// SUBSTRING(x FROM a FOR b) form, which sqlparser's grammar handles itself.
+func (r *nameRewriter) fromForSyntax(open int) bool {
+	depth := 0
+	for j := open; j < len(r.toks); j++ {
+		switch {
+		case r.isPunct(j, "("):
+			depth++
+		case r.isPunct(j, ")"):
+			depth--
+			if depth == 0 {
+				return false
+			}
+		case depth == 1 && r.word(j) == "from":
+			return true
+		}
+	}
+	return false
 }
 
 func (r *nameRewriter) punct(i int) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/eval"
 	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
@@ -15,6 +16,9 @@ var aggregateFuncs = map[string]bool{"count": true, "sum": true, "avg": true, "m
 
 func (b *binder) function(n *sqlparser.FuncExpr) (expr.Expr, error) {
 	name := strings.ToLower(n.Name.String())
+	if name == parser.SubstringFunc {
+		name = "substring"
+	}
 	if !n.Qualifier.IsEmpty() {
 		return nil, errorf(CodeUnknownFunction, "unknown function %s.%s", n.Qualifier.String(), n.Name.String())
 	}

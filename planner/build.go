@@ -63,7 +63,9 @@ func (sp *selectPlanner) build() (*Plan, error) {
 			node = &Filter{Input: node, Pred: having, Having: true}
 		}
 	}
-	return sp.finish(node, items, names, order, rp.orderSatisfied && !agg)
+	// The read satisfies ORDER BY only when it was asked to (not with
+	// DISTINCT or GROUP BY, which reorder rows).
+	return sp.finish(node, items, names, order, rp.orderSatisfied && req.order != nil)
 }
 
 // finish projects, de-duplicates, sorts and limits.

@@ -94,7 +94,10 @@ func estimateAccess(a *Access, t *TableDef, consistent bool) Estimate {
 			switch {
 			case q.Limit != nil:
 				n := int64(*q.Limit)
-				per = Estimate{Requests: 1, Items: n, RCU: unitsFor(float64(n)*avg) * f, AtLeast: false}
+				// DynamoDB stops a page at 1 MB, so a Limit beyond a page's
+				// worth takes more requests (each asking for the rest).
+				read := float64(n) * avg
+				per = Estimate{Requests: max(1, int64(math.Ceil(read/pageBytes))), Items: n, RCU: unitsFor(read) * f, AtLeast: false}
 			case a.singleItem:
 				per.AtLeast = false
 			}

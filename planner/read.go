@@ -158,6 +158,11 @@ func (r *reader) planGet(req readRequest, keys []map[string]value.Value, usedIdx
 	}
 	_, client, _ := r.split(used, nil, false, path{}, false)
 	spec := readSpec{table: t.Name, consistent: r.opts.Consistent, projection: req.need.projection(client, t, r.src)}
+	if len(keys) > 1 && spec.projection != nil {
+		// BatchGetItem answers in any order; exec matches items to the
+		// requested keys (to keep the IN-list order), so it needs them.
+		spec.projection = ddbexpr.ReducePaths(append(spec.projection, keyPaths(t.KeyNames(), nil)...))
+	}
 	a := &Access{Table: t.Name, Source: r.src, Qualify: r.qualify, KeyAttrs: t.KeyNames(), KeyConditions: r.pick(usedIdx)}
 	var err error
 	if len(keys) == 1 {

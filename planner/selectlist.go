@@ -6,6 +6,7 @@ import (
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
@@ -56,7 +57,7 @@ func (sp *selectPlanner) columnName(raw sqlparser.Expr, bound expr.Expr) string 
 			return c.Path.Plain()
 		}
 	}
-	text := sqlparser.String(raw)
+	text := strings.ReplaceAll(sqlparser.String(raw), parser.SubstringFunc+"(", "substring(")
 	for synthetic, p := range sp.b.paths {
 		text = strings.ReplaceAll(text, "`"+synthetic+"`", p.Plain())
 		text = strings.ReplaceAll(text, synthetic, p.Plain())

@@ -36,6 +36,8 @@ type config struct {
 	concurrency int
 	timeout     time.Duration
 	readPrice   float64
+	demo        bool
+	data        dataFlags
 	version     bool
 	help        bool
 }
@@ -65,6 +67,9 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&cfg.concurrency, "concurrency", 8, "DynamoDB requests in flight per statement (IN lists, join lookups)")
 	fs.DurationVar(&cfg.timeout, "timeout", 0, "give up on a statement after this `duration` (e.g. 30s)")
 	fs.Float64Var(&cfg.readPrice, "read-price", session.DefaultReadPrice, "on-demand price in USD per million read units, for the cost in --stats")
+	fs.BoolVar(&cfg.demo, "demo", false, "open the built-in demo tables in an in-process DynamoDB (no AWS account needed)")
+	fs.Var(dataFlag{&cfg.data}, "data", "load a DynamoDB export folder, a file of DynamoDB-JSON items or a NoSQL Workbench model into an in-process DynamoDB, read-only (`[name=]PATH`, repeatable)")
+	fs.Var(keyFlag{&cfg.data}, "key", "key attributes of the --data before it (`PK[,SK]`, types optional: PK:S,SK:N); before any --data it applies to all")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	fs.BoolVar(&cfg.help, "help", false, "show this help")
 	fs.BoolVar(&cfg.help, "h", false, "show this help")
@@ -116,6 +121,14 @@ func parseFlags(args []string, stderr io.Writer) (*config, int, bool) {
 	switch {
 	case cfg.maxRCU < 0, cfg.rateLimit < 0, cfg.segments < 0, cfg.concurrency < 1, cfg.timeout < 0, cfg.readPrice < 0:
 		fmt.Fprintln(stderr, "error: --max-rcu, --rate-limit, --segments, --timeout and --read-price must not be negative, and --concurrency must be at least 1")
+		return nil, exitUsage, false
+	}
+	if (cfg.demo || len(cfg.data.sources) > 0) && (cfg.endpointURL != "" || cfg.profile != "" || cfg.region != "") {
+		fmt.Fprintln(stderr, "error: --demo and --data query an in-process DynamoDB; they cannot be combined with --endpoint-url, --profile or --region")
+		return nil, exitUsage, false
+	}
+	if cfg.data.err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", cfg.data.err)
 		return nil, exitUsage, false
 	}
 	switch cfg.stats {

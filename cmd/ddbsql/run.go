@@ -93,6 +93,13 @@ func readAll(r io.Reader) (string, error) {
 
 func connect(ctx context.Context, cfg *config, io streams) (*session.Session, error) {
 	var client dynamo.Client = io.client
+	if client == nil && (cfg.demo || len(cfg.data.sources) > 0) {
+		oc, err := openOffline(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		client = oc
+	}
 	if client == nil {
 		conn, err := dynamo.Connect(ctx, dynamo.ConnectOptions{EndpointURL: cfg.endpointURL, Region: cfg.region, Profile: cfg.profile})
 		if err != nil {

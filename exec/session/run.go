@@ -89,8 +89,8 @@ func (s *Session) explainFailure(err error, stats *exec.Stats) error {
 		return err
 	}
 	out := *ee
-	out.Msg = fmt.Sprintf("%s (the statement had sent %d requests, read %d items and consumed %s RCU; any rows printed are incomplete)",
-		ee.Msg, snap.TotalRequests(), snap.ItemsRead, planner.FormatRCU(snap.RCU))
+	out.Msg = fmt.Sprintf("%s (the statement had sent %s, read %d items and consumed %s RCU; any rows printed are incomplete)",
+		ee.Msg, plural(snap.TotalRequests(), "request"), snap.ItemsRead, planner.FormatRCU(snap.RCU))
 	return &out
 }
 
@@ -168,6 +168,7 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 	text := planner.ExplainWith(p, env.Analysis.Line)
 	text += "actual total: " + FormatStatsText(stats.Snapshot(), false, s.ReadPrice)[3:] + "\n"
 	_, err = io.WriteString(s.Out, text)
+	s.report(stats, err)
 	return err
 }
 

@@ -58,6 +58,14 @@ type Session struct {
 	// Progress, when set (stderr is a terminal), shows a progress line for
 	// statements running longer than a second.
 	Progress io.Writer
+	// Raw, when set, decodes Query/Scan pages straight into Arrow (exec.Env.Raw).
+	Raw exec.RawReader
+
+	// limiter paces every statement of the session at RateLimit: a
+	// statement's last response is paid by the next statement's first
+	// request, so a script of many statements holds the rate too.
+	limiter     *exec.RateLimiter
+	limiterRate float64
 }
 
 // DefaultReadPrice is DynamoDB's on-demand price per million read request
@@ -146,8 +154,12 @@ func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, 
 
 func (s *Session) env(stats *exec.Stats) *exec.Env {
 	env := &exec.Env{Client: s.Client, Mem: s.Mem, Stats: stats, Concurrency: s.Concurrency, Budget: s.MaxRCU}
+	env.Raw = s.Raw
 	if s.RateLimit > 0 {
-		env.Limiter = exec.NewRateLimiter(s.RateLimit)
+		if s.limiter == nil || s.limiterRate != s.RateLimit {
+			s.limiter, s.limiterRate = exec.NewRateLimiter(s.RateLimit), s.RateLimit
+		}
+		env.Limiter = s.limiter
 	}
 	return env
 }

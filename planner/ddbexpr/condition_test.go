@@ -100,7 +100,7 @@ func TestName(t *testing.T) {
 			t.Errorf("Name(%s) = %s %v; want %s %v", tc.path, text, names, tc.text, tc.names)
 		}
 	}
-	for _, p := range []value.Path{path("a[0]"), path("a", "b]"), path("["), path(""), path("a", "")} {
+	for _, p := range []value.Path{path("a[0]"), path("a", "b]"), path("["), path(""), path("a", ""), nil, path(0)} {
 		if _, ok := ddbexpr.Name(p); ok {
 			t.Errorf("Name(%q) accepted a name the SDK cannot express", p.Plain())
 		}

@@ -5,8 +5,11 @@
 // Phase: plan. Invariant: Condition returns a DynamoDB condition only when it
 // is true for exactly the items where the SQL predicate is TRUE under
 // ddbsql's semantics (three-valued logic, missing attribute = NULL, values of
-// different types never equal or ordered). Where DynamoDB would differ — NOT
-// over a NULL, <> on a missing attribute, BETWEEN with bounds out of order,
-// wildcards LIKE cannot express — it refuses, and the predicate runs on the
-// client instead.
+// different types never equal or ordered). Where DynamoDB would differ it
+// either adds guards — <> on a missing attribute or NULL, size() of a type it
+// does not measure, comparisons between two item operands (two NULLs or two
+// missing attributes are equal to DynamoDB; BOOL, NULL, sets and documents
+// are not ordered in SQL) — or refuses: NOT over a NULL, BETWEEN with bounds
+// out of order, wildcards LIKE cannot express, a path compared with itself
+// (DynamoDB rejects it); the predicate then runs on the client instead.
 package ddbexpr

@@ -13,7 +13,7 @@ import (
 // dots: `a.b` is one attribute, a.b is a path. ok is false for names the SDK
 // builder cannot express (brackets inside an attribute name).
 func Name(p value.Path) (expression.NameBuilder, bool) {
-	if strings.ContainsAny(p[0].Name, "[]") || p[0].Name == "" {
+	if len(p) == 0 || p[0].IsIndex || strings.ContainsAny(p[0].Name, "[]") || p[0].Name == "" {
 		return expression.NameBuilder{}, false
 	}
 	nb := expression.NameNoDotSplit(p[0].Name)

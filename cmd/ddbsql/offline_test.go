@@ -1,0 +1,67 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDemo runs the quick-start commands of the README on the built-in demo.
+func TestDemo(t *testing.T) {
+	r := invoke([]string{"--demo", "--format", "csv", "-e", "SHOW TABLES"}, "")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.err)
+	}
+	for _, table := range []string{"app", "leaderboard", "users", "customers", "orders", "products"} {
+		if !strings.Contains(r.out, "\n"+table+"\n") {
+			t.Errorf("SHOW TABLES lacks %s:\n%s", table, r.out)
+		}
+	}
+	r = invoke([]string{"--demo", "--format", "csv", "-e", "SELECT SK, title, status FROM app WHERE PK = 'WS#acme' AND begins_with(SK, 'DOC#')"}, "")
+	if r.code != 0 || strings.Count(r.out, "DOC#") < 5 {
+		t.Fatalf("exit %d, out %q, err %q", r.code, r.out, r.err)
+	}
+	r = invoke([]string{"--demo", "--format", "csv", "-e", "SELECT o.SK, o.total, c.name FROM orders o JOIN customers c ON o.customer_id = c.id WHERE o.PK = 'USER#u_001'"}, "")
+	if r.code != 0 || strings.Count(r.out, "ORDER#") < 1 {
+		t.Fatalf("join on the demo: exit %d, out %q, err %q", r.code, r.out, r.err)
+	}
+}
+
+// TestData loads files given with --data.
+func TestData(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "orders.jsonl")
+	lines := `{"PK":{"S":"u1"},"SK":{"S":"o1"},"total":{"N":"12.50"}}
+{"PK":{"S":"u1"},"SK":{"S":"o2"},"total":{"N":"0.25"}}
+{"PK":{"S":"u2"},"SK":{"S":"o1"},"total":{"N":"7"}}
+`
+	if err := os.WriteFile(good, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := invoke([]string{"--data", good, "--key", "PK,SK", "--format", "csv", "-e", "SELECT SK, total FROM orders WHERE PK = 'u1'"}, "")
+	if r.code != 0 || r.out != "SK,total\no1,12.5\no2,0.25\n" {
+		t.Fatalf("exit %d, out %q, err %q", r.code, r.out, r.err)
+	}
+	r = invoke([]string{"--data", "named=" + good, "--key", "PK,SK", "--format", "csv", "-e", "SELECT SUM(total) AS s FROM named WHERE PK = 'u1'"}, "")
+	if r.code != 0 || r.out != "s\n12.75\n" {
+		t.Fatalf("named table: exit %d, out %q, err %q", r.code, r.out, r.err)
+	}
+
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, []byte(lines+"{\"PK\":{\"S\":\"u3\"},\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = invoke([]string{"--data", bad, "--key", "PK,SK", "-e", "SHOW TABLES"}, "")
+	if r.code != 1 || !strings.HasPrefix(r.err, "error: ") || !strings.Contains(r.err, "bad.jsonl:4") {
+		t.Fatalf("a bad file must fail naming the file and line: exit %d, err %q", r.code, r.err)
+	}
+	r = invoke([]string{"--data", good, "-e", "SHOW TABLES"}, "")
+	if r.code != 1 || !strings.Contains(r.err, "--key") {
+		t.Fatalf("items without a key schema must ask for --key: exit %d, err %q", r.code, r.err)
+	}
+	r = invoke([]string{"--demo", "--endpoint-url", "http://localhost:8000", "-e", "SHOW TABLES"}, "")
+	if r.code != 2 {
+		t.Fatalf("--demo with --endpoint-url is a usage error: exit %d, err %q", r.code, r.err)
+	}
+}

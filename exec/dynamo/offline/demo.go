@@ -1,0 +1,41 @@
+package offline
+
+import (
+	"context"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/ddbsql/ddbsql"
+	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
+)
+
+// DemoSource is what LoadedTable.From says for the demo tables.
+const DemoSource = "built-in demo"
+
+// LoadDemo loads the built-in demo tables (ddbsql.DemoFS, every data file
+// in testdata/demo) into db through the same loaders as Load, then freezes
+// it.
+func LoadDemo(ctx context.Context, db *memdb.DB) ([]LoadedTable, error) {
+	return loadFS(ctx, db, ddbsql.DemoFS, ddbsql.DemoDir)
+}
+
+func loadFS(ctx context.Context, db *memdb.DB, fsys fs.FS, dir string) ([]LoadedTable, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, &Error{Code: CodeIO, Path: dir, Msg: "cannot read the demo data: " + err.Error(), Err: err}
+	}
+	var sources []Source
+	for _, e := range entries {
+		if e.IsDir() || strings.HasSuffix(e.Name(), ".md") {
+			continue
+		}
+		sources = append(sources, Source{Path: dir + "/" + e.Name()})
+	}
+	sort.Slice(sources, func(i, j int) bool { return sources[i].Path < sources[j].Path })
+	tables, err := load(ctx, db, ioFS{fsys}, sources)
+	for i := range tables {
+		tables[i].From = DemoSource
+	}
+	return tables, err
+}

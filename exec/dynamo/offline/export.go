@@ -1,0 +1,219 @@
+package offline
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"reflect"
+	"strings"
+)
+
+// exportSummary is manifest-summary.json of an ExportTableToPointInTime.
+type exportSummary struct {
+	ExportArn          string `json:"exportArn"`
+	TableArn           string `json:"tableArn"`
+	ManifestFilesS3Key string `json:"manifestFilesS3Key"`
+	ItemCount          *int64 `json:"itemCount"`
+	OutputFormat       string `json:"outputFormat"`
+	ExportType         string `json:"exportType"`
+}
+
+// exportFile is one line of manifest-files.json.
+type exportFile struct {
+	ItemCount     *int64 `json:"itemCount"`
+	DataFileS3Key string `json:"dataFileS3Key"`
+	line          int
+}
+
+// loadExport loads a DynamoDB export to S3 laid out locally in dir:
+// manifest-summary.json (optional), manifest-files.json and the data files
+// it lists (data/*.json.gz, DYNAMODB_JSON lines {"Item": {…}}).
+func (l *loader) loadExport(src Source, dir string, keys []keyAttr) error {
+	summaryPath := l.fsys.Join(dir, summaryFile)
+	var sum exportSummary
+	hasSummary := false
+	if st, err := l.fsys.Stat(summaryPath); err == nil && !st.IsDir() {
+		data, err := readAll(l.fsys, summaryPath)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(data, &sum); err != nil {
+			return jsonError(CodeManifest, summaryPath, data, err)
+		}
+		hasSummary = true
+		if err := checkSummary(summaryPath, sum); err != nil {
+			return err
+		}
+	}
+	name := src.Table
+	if name == "" {
+		name = tableFromArn(sum.TableArn)
+	}
+	if name == "" {
+		name = tableFromArn(sum.ExportArn)
+	}
+	where := l.fsys.Join(dir, filesFile)
+	if hasSummary {
+		where = summaryPath
+	}
+	if name == "" {
+		return &Error{Code: CodeManifest, Path: where, Msg: "no table name: the export names no table (tableArn); pass name=PATH"}
+	}
+	if len(keys) == 0 {
+		return &Error{Code: CodeNoKeySchema, Path: where, Msg: "no key schema in " + l.fsys.Base(where) + ": a DynamoDB export does not record the table's key attributes; pass --key PK[,SK]"}
+	}
+	files, err := l.exportFiles(dir)
+	if err != nil {
+		return err
+	}
+	if err := l.claim(name, src.Path); err != nil {
+		return err
+	}
+	s := l.sink(&tableSpec{name: name, from: src.Path, keys: keys, keysFrom: "--key"})
+	if sum.ItemCount != nil && *sum.ItemCount > 0 && *sum.ItemCount < 1<<28 {
+		s.reserve(int(*sum.ItemCount))
+	}
+	total := 0
+	for _, f := range files {
+		n, err := l.loadDataFile(dir, f, s)
+		if err != nil {
+			return err
+		}
+		total += n
+	}
+	if sum.ItemCount != nil && int64(total) != *sum.ItemCount {
+		return &Error{Code: CodeManifest, Path: summaryPath, Msg: fmt.Sprintf("the export has %d items, but itemCount says %d (is a data file missing from manifest-files.json?)", total, *sum.ItemCount)}
+	}
+	return l.done(s)
+}
+
+func checkSummary(p string, sum exportSummary) error {
+	switch sum.OutputFormat {
+	case "", "DYNAMODB_JSON":
+	case "ION":
+		return &Error{Code: CodeUnknownFormat, Path: p, Msg: "an export in Amazon Ion format; ddbsql reads exports in DYNAMODB_JSON format"}
+	default:
+		return &Error{Code: CodeUnknownFormat, Path: p, Msg: "unknown export outputFormat " + quote(sum.OutputFormat) + "; ddbsql reads DYNAMODB_JSON"}
+	}
+	if sum.ExportType == "INCREMENTAL_EXPORT" {
+		return &Error{Code: CodeUnknownFormat, Path: p, Msg: "an incremental export holds changes, not a table's items; load a full export"}
+	}
+	return nil
+}
+
+// exportFiles reads manifest-files.json (JSON lines).
+func (l *loader) exportFiles(dir string) ([]exportFile, error) {
+	p := l.fsys.Join(dir, filesFile)
+	data, err := readAll(l.fsys, p)
+	if err != nil {
+		return nil, err
+	}
+	var files []exportFile
+	for i, line := range bytes.Split(data, []byte{'\n'}) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var f exportFile
+		if err := json.Unmarshal(line, &f); err != nil {
+			e := jsonError(CodeManifest, p, line, err)
+			e.Line += i
+			return nil, e
+		}
+		if f.DataFileS3Key == "" {
+			return nil, &Error{Code: CodeManifest, Path: p, Line: i + 1, Msg: "no dataFileS3Key"}
+		}
+		f.line = i + 1
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+// loadDataFile loads one data file of an export and checks its item count.
+func (l *loader) loadDataFile(dir string, f exportFile, s *sink) (int, error) {
+	p, ok := l.dataPath(dir, f.DataFileS3Key)
+	if !ok {
+		return 0, &Error{Code: CodeManifest, Path: l.fsys.Join(dir, filesFile), Line: f.line,
+			Msg: "data file " + quote(f.DataFileS3Key) + " is not in " + l.fsys.Join(dir, "data") + " (copy the export's data/ folder next to its manifests)"}
+	}
+	d, err := openData(l.fsys, p)
+	if err != nil {
+		return 0, err
+	}
+	defer d.Close()
+	n, err := pump(l.ctx, p, s, itemParser{unwrap: true}, produceLines(d))
+	if err != nil {
+		return n, err
+	}
+	if f.ItemCount != nil && int64(n) != *f.ItemCount {
+		return n, &Error{Code: CodeManifest, Path: p, Msg: fmt.Sprintf("has %d items, but %s line %d says %d (was the file copied completely?)", n, filesFile, f.line, *f.ItemCount)}
+	}
+	return n, nil
+}
+
+// dataPath finds an export data file locally: the key's part after
+// "data/" under dir/data, or its base name in dir/data or dir.
+func (l *loader) dataPath(dir, key string) (string, bool) {
+	rel := path.Base(key)
+	if i := strings.LastIndex(key, "/data/"); i >= 0 {
+		rel = key[i+len("/data/"):]
+	} else if strings.HasPrefix(key, "data/") {
+		rel = key[len("data/"):]
+	}
+	for _, c := range []string{l.fsys.Join(dir, "data", rel), l.fsys.Join(dir, "data", path.Base(key)), l.fsys.Join(dir, path.Base(key))} {
+		if st, err := l.fsys.Stat(c); err == nil && !st.IsDir() {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// tableFromArn takes the table name from "arn:…:table/NAME[/export/…]".
+func tableFromArn(arn string) string {
+	_, rest, ok := strings.Cut(arn, ":table/")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	return name
+}
+
+// jsonError locates a JSON decoding error in data.
+func jsonError(code, p string, data []byte, err error) *Error {
+	e := &Error{Code: code, Path: p, Msg: "invalid JSON: " + err.Error(), Err: err}
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		e.Line, e.Col = locate(data, int(se.Offset), 1, 1)
+	case errors.As(err, &te):
+		e.Line, _ = locate(data, int(te.Offset), 1, 1) // Offset is past the value: no column
+		e.Msg = fmt.Sprintf("%s is a JSON %s, expected %s", fieldName(te), te.Value, jsonTypeName(te.Type))
+	}
+	return e
+}
+
+func fieldName(te *json.UnmarshalTypeError) string {
+	if te.Field == "" {
+		return "the document"
+	}
+	return te.Field
+}
+
+func jsonTypeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	}
+	return "a number"
+}

@@ -1,0 +1,315 @@
+package offline
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// fastItem decodes the common shape of a DynamoDB-JSON item straight into
+// SDK attribute values in one pass, which is what makes loading a million
+// items take seconds (value.ParseItemJSON decodes each attribute twice
+// through encoding/json). It is only a fast path: on anything unusual —
+// invalid JSON, numbers written as JSON numbers or with exponents, set or
+// NULL oddities, a wrapper with extra fields — it gives up (ok false) and
+// the caller decodes with value.ParseItemJSON, which is exact and explains
+// errors. When it succeeds its result equals ParseItemJSON's (up to the
+// order of set members, which DynamoDB does not keep); fastjson_test.go
+// checks that, also by fuzzing.
+func fastItem(data []byte, unwrap bool) (map[string]types.AttributeValue, bool) {
+	d := fastDecoder{data: data}
+	if unwrap && bytes.HasPrefix(data, itemPrefix) {
+		d.i = len(itemPrefix)
+		m, ok := d.attrs()
+		if ok && d.byte('}') && d.end() {
+			return m, true
+		}
+		return nil, false
+	}
+	m, ok := d.attrs()
+	if ok && d.end() {
+		return m, true
+	}
+	return nil, false
+}
+
+type fastDecoder struct {
+	data []byte
+	i    int
+}
+
+func (d *fastDecoder) ws() {
+	for d.i < len(d.data) {
+		switch d.data[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+// byte consumes c (after whitespace) if it is next.
+func (d *fastDecoder) byte(c byte) bool {
+	d.ws()
+	if d.i < len(d.data) && d.data[d.i] == c {
+		d.i++
+		return true
+	}
+	return false
+}
+
+func (d *fastDecoder) end() bool {
+	d.ws()
+	return d.i == len(d.data)
+}
+
+func (d *fastDecoder) literal(lit string) bool {
+	d.ws()
+	if bytes.HasPrefix(d.data[d.i:], []byte(lit)) {
+		d.i += len(lit)
+		return true
+	}
+	return false
+}
+
+// str reads a JSON string. Strings with escapes go through encoding/json.
+func (d *fastDecoder) str() (string, bool) {
+	d.ws()
+	if d.i >= len(d.data) || d.data[d.i] != '"' {
+		return "", false
+	}
+	start, high := d.i+1, false
+	for j := start; j < len(d.data); j++ {
+		switch c := d.data[j]; {
+		case c == '"':
+			s := d.data[start:j]
+			if high && !utf8.Valid(s) {
+				return "", false
+			}
+			d.i = j + 1
+			return string(s), true
+		case c == '\\':
+			return d.escaped()
+		case c < 0x20:
+			return "", false
+		case c >= 0x80:
+			high = true
+		}
+	}
+	return "", false
+}
+
+// escaped reads a string holding escapes, from its opening quote.
+func (d *fastDecoder) escaped() (string, bool) {
+	for j := d.i + 1; j < len(d.data); j++ {
+		switch d.data[j] {
+		case '\\':
+			j++
+		case '"':
+			var s string
+			if json.Unmarshal(d.data[d.i:j+1], &s) != nil || !utf8.Valid(d.data[d.i:j+1]) {
+				return "", false
+			}
+			d.i = j + 1
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// attrs reads an object of typed attribute values: an item or an M.
+func (d *fastDecoder) attrs() (map[string]types.AttributeValue, bool) {
+	if !d.byte('{') {
+		return nil, false
+	}
+	m := make(map[string]types.AttributeValue, 8)
+	if d.byte('}') {
+		return m, true
+	}
+	for {
+		k, ok := d.str()
+		if !ok || !d.byte(':') {
+			return nil, false
+		}
+		v, ok := d.typed()
+		if !ok {
+			return nil, false
+		}
+		m[k] = v
+		if d.byte(',') {
+			continue
+		}
+		return m, d.byte('}')
+	}
+}
+
+// typed reads one attribute value: an object with exactly one type tag.
+func (d *fastDecoder) typed() (types.AttributeValue, bool) {
+	if !d.byte('{') {
+		return nil, false
+	}
+	tag, ok := d.str()
+	if !ok || !d.byte(':') {
+		return nil, false
+	}
+	var v types.AttributeValue
+	switch tag {
+	case "S":
+		var s string
+		s, ok = d.str()
+		v = &types.AttributeValueMemberS{Value: s}
+	case "N":
+		var n string
+		n, ok = d.number()
+		v = &types.AttributeValueMemberN{Value: n}
+	case "B":
+		var b []byte
+		b, ok = d.binary()
+		v = &types.AttributeValueMemberB{Value: b}
+	case "BOOL":
+		switch {
+		case d.literal("true"):
+			v = &types.AttributeValueMemberBOOL{Value: true}
+		case d.literal("false"):
+			v = &types.AttributeValueMemberBOOL{Value: false}
+		default:
+			ok = false
+		}
+	case "NULL":
+		ok = d.literal("true")
+		v = &types.AttributeValueMemberNULL{Value: true}
+	case "M":
+		var m map[string]types.AttributeValue
+		m, ok = d.attrs()
+		v = &types.AttributeValueMemberM{Value: m}
+	case "L":
+		l := []types.AttributeValue{}
+		ok = d.list(func() bool {
+			e, ok := d.typed()
+			l = append(l, e)
+			return ok
+		})
+		v = &types.AttributeValueMemberL{Value: l}
+	case "SS":
+		var ss []string
+		ok = d.list(func() bool {
+			s, ok := d.str()
+			ss = append(ss, s)
+			return ok
+		})
+		v = &types.AttributeValueMemberSS{Value: ss}
+	case "NS":
+		var ns []string
+		ok = d.list(func() bool {
+			n, ok := d.number()
+			ns = append(ns, n)
+			return ok
+		})
+		v = &types.AttributeValueMemberNS{Value: ns}
+	case "BS":
+		var bs [][]byte
+		ok = d.list(func() bool {
+			b, ok := d.binary()
+			bs = append(bs, b)
+			return ok
+		})
+		v = &types.AttributeValueMemberBS{Value: bs}
+	default:
+		return nil, false
+	}
+	if !ok || !d.byte('}') {
+		return nil, false
+	}
+	return v, true
+}
+
+// list reads a JSON array, calling elem for each element.
+func (d *fastDecoder) list(elem func() bool) bool {
+	if !d.byte('[') {
+		return false
+	}
+	if d.byte(']') {
+		return true
+	}
+	for {
+		if !elem() {
+			return false
+		}
+		if d.byte(',') {
+			continue
+		}
+		return d.byte(']')
+	}
+}
+
+func (d *fastDecoder) number() (string, bool) {
+	s, ok := d.str()
+	if !ok {
+		return "", false
+	}
+	return fastNumber(s)
+}
+
+func (d *fastDecoder) binary() ([]byte, bool) {
+	s, ok := d.str()
+	if !ok {
+		return nil, false
+	}
+	b, err := base64.StdEncoding.DecodeString(s)
+	return b, err == nil
+}
+
+// fastNumber canonicalises plain decimal text of at most 40 bytes the way
+// value.CanonicalNumber does ("-012.50" -> "-12.5", "-0.0" -> "0"); it
+// leaves exponents, signs other than '-', and long or over-precise numbers
+// to value.CanonicalNumber.
+func fastNumber(s string) (string, bool) {
+	if len(s) == 0 || len(s) > 40 {
+		return "", false
+	}
+	neg := s[0] == '-'
+	body := s
+	if neg {
+		body = s[1:]
+	}
+	whole, frac, dot := strings.Cut(body, ".")
+	if whole == "" || (dot && frac == "") || !digitsOnly(whole) || !digitsOnly(frac) {
+		return "", false
+	}
+	whole, frac = strings.TrimLeft(whole, "0"), strings.TrimRight(frac, "0")
+	if whole == "" && frac == "" {
+		return "0", true
+	}
+	significant := len(whole) + len(frac)
+	if whole == "" {
+		significant = len(strings.TrimLeft(frac, "0"))
+	}
+	if significant > 38 {
+		return "", false
+	}
+	out := whole
+	if out == "" {
+		out = "0"
+	}
+	if frac != "" {
+		out += "." + frac
+	}
+	if neg {
+		out = "-" + out
+	}
+	return out, true
+}
+
+func digitsOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

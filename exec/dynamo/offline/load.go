@@ -1,0 +1,166 @@
+package offline
+
+import (
+	"context"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
+)
+
+// Load reads every source into db, creating one table per source (one per
+// table of a Workbench model), and then freezes db (read-only). It is all
+// or nothing: when any source fails it deletes the tables it created,
+// returns no tables and leaves db as it was (not frozen).
+func Load(ctx context.Context, db *memdb.DB, sources []Source) ([]LoadedTable, error) {
+	return load(ctx, db, osFS{}, sources)
+}
+
+// loader is one Load call: the tables it claimed and created.
+type loader struct {
+	ctx     context.Context
+	db      *memdb.DB
+	w       *memdb.Loader
+	fsys    fileSystem
+	claimed map[string]string // table name -> source path
+	created []string
+	loaded  []LoadedTable
+}
+
+func load(ctx context.Context, db *memdb.DB, fsys fileSystem, sources []Source) (_ []LoadedTable, err error) {
+	l := &loader{ctx: ctx, db: db, w: db.Loader(), fsys: fsys, claimed: map[string]string{}}
+	defer func() {
+		if err != nil {
+			l.rollback()
+		}
+	}()
+	for _, src := range sources {
+		if err := l.source(src); err != nil {
+			return nil, err
+		}
+	}
+	db.Freeze()
+	return l.loaded, nil
+}
+
+func (l *loader) source(src Source) error {
+	if err := l.ctx.Err(); err != nil {
+		return err
+	}
+	keys, err := parseKeys(src.Keys)
+	if err != nil {
+		return &Error{Code: CodeBadKeyFlag, Path: src.Path, Msg: "--key: " + err.Error()}
+	}
+	k, p, err := detect(l.fsys, src.Path)
+	if err != nil {
+		return err
+	}
+	switch k {
+	case kindExport:
+		return l.loadExport(src, p, keys)
+	case kindWorkbench:
+		return l.loadWorkbench(src, keys)
+	}
+	return l.loadItems(src, k, keys)
+}
+
+// claim reserves a table name for a source.
+func (l *loader) claim(name, from string) error {
+	if !validTableName(name) {
+		return &Error{Code: CodeBadName, Path: from, Msg: "cannot use " + quote(name) + " as a table name (3-255 of a-z A-Z 0-9 _ - .); name the table with name=PATH"}
+	}
+	if prev, ok := l.claimed[name]; ok {
+		return &Error{Code: CodeTableExists, Path: from, Msg: "table " + name + " is also loaded from " + prev + "; name one of them with name=PATH"}
+	}
+	if _, err := l.db.DescribeTable(l.ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}); err == nil {
+		return &Error{Code: CodeTableExists, Path: from, Msg: "table " + name + " already exists; name this one with name=PATH"}
+	}
+	l.claimed[name] = from
+	return nil
+}
+
+func (l *loader) sink(spec *tableSpec) *sink {
+	return newSink(l.ctx, l.w, spec, func(name string) { l.created = append(l.created, name) })
+}
+
+// done records a loaded table.
+func (l *loader) done(s *sink) error {
+	if err := s.finish(); err != nil {
+		return err
+	}
+	l.loaded = append(l.loaded, LoadedTable{Name: s.spec.name, Items: s.count, From: s.spec.from})
+	return nil
+}
+
+// rollback deletes the tables this Load created.
+func (l *loader) rollback() {
+	ctx := context.WithoutCancel(l.ctx)
+	for _, name := range l.created {
+		_, _ = l.w.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+	}
+	l.created, l.loaded = nil, nil
+}
+
+// loadItems loads a file of items (lines, array or pretty-printed stream):
+// one table named by name= or the file name, keyed by --key.
+func (l *loader) loadItems(src Source, k kind, keys []keyAttr) error {
+	name := src.Table
+	if name == "" {
+		name = tableNameFromFile(l.fsys.Base(src.Path))
+	}
+	if len(keys) == 0 {
+		return &Error{Code: CodeNoKeySchema, Path: src.Path, Msg: "no key schema in " + l.fsys.Base(src.Path) + ": a file of items does not say which attributes are the table's keys; pass --key PK[,SK]"}
+	}
+	if err := l.claim(name, src.Path); err != nil {
+		return err
+	}
+	s := l.sink(&tableSpec{name: name, from: src.Path, keys: keys, keysFrom: "--key"})
+	parser := itemParser{unwrap: !hasKey(keys, "Item")}
+	var err error
+	if k == kindLines {
+		var d *dataFile
+		if d, err = openData(l.fsys, src.Path); err != nil {
+			return err
+		}
+		_, err = pump(l.ctx, src.Path, s, parser, produceLines(d))
+		d.Close()
+	} else {
+		var data []byte
+		if data, err = readAll(l.fsys, src.Path); err != nil {
+			return err
+		}
+		_, err = pump(l.ctx, src.Path, s, parser, produceJSON(src.Path, data, k == kindArray))
+	}
+	if err != nil {
+		return err
+	}
+	return l.done(s)
+}
+
+func hasKey(keys []keyAttr, name string) bool {
+	for _, k := range keys {
+		if k.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// tableNameFromFile is a file's name without its data extensions:
+// "orders.jsonl.gz" -> "orders".
+func tableNameFromFile(base string) string {
+	for {
+		trimmed := base
+		for _, ext := range []string{".gz", ".json", ".jsonl", ".ndjson", ".txt"} {
+			trimmed = strings.TrimSuffix(trimmed, ext)
+		}
+		if trimmed == base || trimmed == "" {
+			return base
+		}
+		base = trimmed
+	}
+}
+
+func quote(s string) string { return "\"" + s + "\"" }

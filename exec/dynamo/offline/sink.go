@@ -1,0 +1,213 @@
+package offline
+
+import (
+	"context"
+	"encoding/binary"
+	"hash/maphash"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
+)
+
+// batchSize is BatchWriteItem's limit.
+const batchSize = 25
+
+// sink writes one table's items into memdb, in order: it checks each
+// item's key attributes (presence and type), rejects duplicate keys with
+// both positions, creates the table once the key types are known, and
+// writes batches of 25 through the DB's Loader.
+type sink struct {
+	ctx     context.Context
+	w       *memdb.Loader
+	spec    *tableSpec
+	created func(name string) // records a created table, for rollback
+
+	made     bool
+	typeFrom []pos // where an inferred key type was first seen
+
+	seed1, seed2 maphash.Seed
+	seen         map[[2]uint64]seenAt
+	files        []string
+	fileIndex    map[string]uint32
+	buf          []byte
+
+	batch []types.WriteRequest
+	bpos  []pos
+	count int
+}
+
+// seenAt is where a key was first seen, compactly: file index and line.
+type seenAt struct{ file, line uint32 }
+
+func newSink(ctx context.Context, w *memdb.Loader, spec *tableSpec, created func(string)) *sink {
+	return &sink{
+		ctx: ctx, w: w, spec: spec, created: created,
+		typeFrom:  make([]pos, len(spec.keys)),
+		seed1:     maphash.MakeSeed(),
+		seed2:     maphash.MakeSeed(),
+		seen:      map[[2]uint64]seenAt{},
+		fileIndex: map[string]uint32{},
+		batch:     make([]types.WriteRequest, 0, batchSize),
+	}
+}
+
+// reserve sizes the duplicate index for n items.
+func (s *sink) reserve(n int) {
+	if len(s.seen) == 0 {
+		s.seen = make(map[[2]uint64]seenAt, n)
+	}
+}
+
+// add checks an item and queues it for writing.
+func (s *sink) add(item map[string]types.AttributeValue, p pos) error {
+	if err := s.checkKeys(item, p); err != nil {
+		return err
+	}
+	if err := s.ensureTable(); err != nil {
+		return err
+	}
+	if err := s.checkDuplicate(item, p); err != nil {
+		return err
+	}
+	s.batch = append(s.batch, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
+	s.bpos = append(s.bpos, p)
+	s.count++
+	if len(s.batch) == batchSize {
+		return s.flush()
+	}
+	return nil
+}
+
+// finish writes what is queued and creates the table if no item did.
+func (s *sink) finish() error {
+	for i := range s.spec.keys {
+		if s.spec.keys[i].Type == "" {
+			s.spec.keys[i].Type = types.ScalarAttributeTypeS // an empty source: any type will do
+		}
+	}
+	if err := s.ensureTable(); err != nil {
+		return err
+	}
+	return s.flush()
+}
+
+func (s *sink) checkKeys(item map[string]types.AttributeValue, p pos) error {
+	for i := range s.spec.keys {
+		k := &s.spec.keys[i]
+		av, ok := item[k.Name]
+		if !ok {
+			role := "partition key"
+			if i == 1 {
+				role = "sort key"
+			}
+			return at(CodeMissingKey, p, "item has no %s %s (table %s has key %s)", role, k.Name, s.spec.name, keyNames(s.spec.keys))
+		}
+		tag := typeTag(av)
+		if k.Type == "" {
+			if _, ok := scalarType(tag); !ok {
+				return at(CodeKeyType, p, "key %s is a %s; key attributes must be S, N or B", k.Name, tag)
+			}
+			k.Type, s.typeFrom[i] = types.ScalarAttributeType(tag), p
+			continue
+		}
+		if tag != string(k.Type) {
+			return at(CodeKeyType, p, "key %s is %s here, but the table's %s is %s (%s)", k.Name, tag, k.Name, k.Type, s.typeOrigin(i))
+		}
+	}
+	return nil
+}
+
+// typeOrigin says where key i's type came from.
+func (s *sink) typeOrigin(i int) string {
+	if s.typeFrom[i].path != "" {
+		return "as in the first item, at " + s.typeFrom[i].String()
+	}
+	return "declared by " + s.spec.keysFrom
+}
+
+func (s *sink) ensureTable() error {
+	if s.made {
+		return nil
+	}
+	in, err := s.spec.createInput()
+	if err == nil {
+		_, err = s.w.CreateTable(s.ctx, in)
+	}
+	if ctxErr := s.ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	if err != nil {
+		return &Error{Code: CodeBadModel, Path: s.spec.from, Msg: "cannot create table " + s.spec.name + ": " + apiMessage(err), Err: err}
+	}
+	s.made = true
+	s.created(s.spec.name)
+	return nil
+}
+
+// checkDuplicate remembers the item's key by a 128-bit hash and rejects a
+// key seen before, naming both positions.
+func (s *sink) checkDuplicate(item map[string]types.AttributeValue, p pos) error {
+	s.buf = s.buf[:0]
+	for _, k := range s.spec.keys {
+		b := keyBytes(item[k.Name])
+		s.buf = binary.AppendUvarint(s.buf, uint64(len(b)))
+		s.buf = append(s.buf, b...)
+	}
+	h := [2]uint64{maphash.Bytes(s.seed1, s.buf), maphash.Bytes(s.seed2, s.buf)}
+	if first, dup := s.seen[h]; dup {
+		desc := ""
+		for i, k := range s.spec.keys {
+			if i > 0 {
+				desc += ", "
+			}
+			desc += k.Name + "=" + keyText(item[k.Name])
+		}
+		prev := pos{path: s.files[first.file], line: int(first.line)}
+		return at(CodeDuplicateKey, p, "duplicate key %s: the same key is at %s", desc, prev)
+	}
+	s.seen[h] = seenAt{file: s.fileID(p.path), line: uint32(p.line)}
+	return nil
+}
+
+func (s *sink) fileID(path string) uint32 {
+	id, ok := s.fileIndex[path]
+	if !ok {
+		id = uint32(len(s.files))
+		s.files = append(s.files, path)
+		s.fileIndex[path] = id
+	}
+	return id
+}
+
+// flush writes the queued batch; when DynamoDB rejects it, it finds the
+// item at fault by writing them one by one.
+func (s *sink) flush() error {
+	if len(s.batch) == 0 {
+		return nil
+	}
+	_, err := s.w.BatchWriteItem(s.ctx, &dynamodb.BatchWriteItemInput{
+		RequestItems: map[string][]types.WriteRequest{s.spec.name: s.batch}})
+	if err != nil {
+		return s.pinpoint(err)
+	}
+	s.batch, s.bpos = s.batch[:0], s.bpos[:0]
+	return nil
+}
+
+func (s *sink) pinpoint(batchErr error) error {
+	if ctxErr := s.ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	for i, wr := range s.batch {
+		_, err := s.w.PutItem(s.ctx, &dynamodb.PutItemInput{TableName: aws.String(s.spec.name), Item: wr.PutRequest.Item})
+		if err != nil {
+			return &Error{Code: CodeBadItem, Path: s.bpos[i].path, Line: s.bpos[i].line,
+				Msg: "DynamoDB would reject this item: " + apiMessage(err), Err: err}
+		}
+	}
+	return &Error{Code: CodeBadItem, Path: s.bpos[0].path, Line: s.bpos[0].line,
+		Msg: "DynamoDB rejected a batch starting here: " + apiMessage(batchErr), Err: batchErr}
+}
