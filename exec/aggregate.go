@@ -16,8 +16,6 @@ import (
 type group struct {
 	keys []value.Value
 	accs []accumulator
-	key  string // encoded group key
-	next *group // another group whose key hashes alike
 }
 
 // aggregateOp hashes rows into groups and folds the aggregates. Its output
