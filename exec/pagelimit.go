@@ -29,4 +29,7 @@ func (p *pager) advance(lek map[string]types.AttributeValue, scanned int32) {
 		limit = p.scan.Limit
 	}
 	p.done = len(lek) == 0 || (limit != nil && p.read >= int64(*limit))
+	if p.done && p.scan != nil && p.scan.TotalSegments != nil {
+		p.env.Stats.SegmentDone()
+	}
 }

@@ -20,6 +20,7 @@ type Stats struct {
 	rcu           float64            // total consumed read capacity
 	byTarget      map[string]float64 // "table" or "table/index" → capacity
 	rows          int64              // rows the statement produced
+	segmentsDone  int                // parallel Scan segments read to the end
 }
 
 // NewStats starts the clock.
@@ -74,6 +75,16 @@ func (s *Stats) addCapacity(c types.ConsumedCapacity) {
 	}
 }
 
+// SegmentDone counts a Scan segment read to its end.
+func (s *Stats) SegmentDone() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.segmentsDone++
+	s.mu.Unlock()
+}
+
 // AddRows counts output rows.
 func (s *Stats) AddRows(n int64) {
 	if s == nil {
@@ -101,6 +112,7 @@ type Snapshot struct {
 	ByTarget      map[string]float64
 	Rows          int64
 	Elapsed       time.Duration
+	SegmentsDone  int
 }
 
 // TotalRequests sums requests over operations.
@@ -131,7 +143,7 @@ func (s *Stats) Snapshot() Snapshot {
 		elapsed = time.Since(s.start)
 	}
 	snap := Snapshot{Requests: map[string]int{}, Pages: s.pages, ItemsRead: s.itemsRead, ItemsReturned: s.itemsReturned,
-		RCU: s.rcu, ByTarget: map[string]float64{}, Rows: s.rows, Elapsed: elapsed}
+		RCU: s.rcu, ByTarget: map[string]float64{}, Rows: s.rows, Elapsed: elapsed, SegmentsDone: s.segmentsDone}
 	for k, v := range s.requests {
 		snap.Requests[k] = v
 	}

@@ -57,7 +57,7 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.region, "region", "", "AWS `region` (default: AWS config)")
 	fs.StringVar(&cfg.profile, "profile", "", "AWS shared config `profile`")
 	fs.StringVar(&cfg.format, "format", "table", "output `format`: "+strings.Join(format.Names(), "|"))
-	fs.StringVar(&cfg.stats, "stats", "off", "statement statistics on stderr: off|text|json")
+	fs.StringVar(&cfg.stats, "stats", "", "statement statistics on stderr: off|text|json (default: text in the REPL, off otherwise)")
 	fs.BoolVar(&cfg.allowScan, "allow-scan", false, "allow statements that read a whole table or index with Scan")
 	fs.BoolVar(&cfg.consistent, "consistent", false, "use strongly consistent reads (not possible on global secondary indexes)")
 	fs.BoolVar(&cfg.strict, "strict", false, "fail statements that are not one Query or GetItem (Scan, FilterExpression, client-side filter or sort, join not by key)")
@@ -132,7 +132,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, int, bool) {
 		return nil, exitUsage, false
 	}
 	switch cfg.stats {
-	case "off", "text", "json":
+	case "", "off", "text", "json":
 	default:
 		fmt.Fprintf(stderr, "error: unknown --stats %q; use off, text or json\n", cfg.stats)
 		return nil, exitUsage, false

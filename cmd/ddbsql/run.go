@@ -48,6 +48,9 @@ func run(ctx context.Context, args []string, io streams) int {
 		return exitError
 	}
 	if len(script) == 0 && io.interactive {
+		if cfg.stats == "" {
+			sess.Stats = session.StatsText
+		}
 		return runREPL(ctx, io, sess)
 	}
 	if err := sess.RunScripts(ctx, script); err != nil {
@@ -109,7 +112,10 @@ func connect(ctx context.Context, cfg *config, io streams) (*session.Session, er
 	}
 	s := session.New(client, io.out, io.err)
 	s.Format = strings.ToLower(cfg.format)
-	s.Stats = session.StatsMode(cfg.stats)
+	s.Stats = session.StatsOff
+	if cfg.stats != "" {
+		s.Stats = session.StatsMode(cfg.stats)
+	}
 	s.Options = planner.Options{AllowScan: cfg.allowScan, Consistent: cfg.consistent, Strict: cfg.strict, Segments: cfg.segments}
 	s.MaxRCU, s.RateLimit, s.Timeout, s.ReadPrice = cfg.maxRCU, cfg.rateLimit, cfg.timeout, cfg.readPrice
 	s.Concurrency = cfg.concurrency

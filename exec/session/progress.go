@@ -46,7 +46,7 @@ func (s *Session) startProgress(stats *exec.Stats, p *planner.Plan) func() {
 			desc := fmt.Sprintf("%d items read · %s RCU · %d pages · %.0f items/s · %s",
 				snap.ItemsRead, planner.FormatRCU(snap.RCU), snap.Pages, rate, snap.Elapsed.Round(time.Second))
 			if segments > 1 {
-				desc += fmt.Sprintf(" · %d segments", segments)
+				desc += fmt.Sprintf(" · segments %d/%d done", snap.SegmentsDone, segments)
 			}
 			bar.Describe(desc)
 			_ = bar.Add(0)
