@@ -1,7 +1,3 @@
-// Package ddbsql is the module root of ddbsql, a SQL workbench for Amazon
-// DynamoDB (the command is cmd/ddbsql). It holds only the embedded demo
-// data: Go embeds files from the package's own directory tree, and the
-// demo lives in testdata/demo at the module root.
 package ddbsql
 
 import "embed"

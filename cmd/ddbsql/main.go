@@ -1,5 +1,3 @@
-// Command ddbsql runs SQL against Amazon DynamoDB: from -e, -f, piped stdin,
-// or an interactive REPL.
 package main
 
 import (

@@ -1,0 +1,12 @@
+// Command ddbsql runs SQL against Amazon DynamoDB: from -e, -f, piped stdin,
+// or an interactive REPL when stdin and stdout are terminals.
+//
+// Phase: the entry point. It parses flags, builds the connection (AWS
+// configuration chain, --endpoint-url, or the in-process backend for --demo
+// and --data) and a session, and maps outcomes to exit statuses.
+//
+// Invariants: exit status 0 on success, 1 when a statement fails, 2 for bad
+// usage; every failure is printed to stderr as "error: …" (with hint and
+// source lines below), never as a panic or stack trace; all scripts are
+// parsed before any statement runs.
+package main
