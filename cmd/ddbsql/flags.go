@@ -78,6 +78,7 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 }
 
 func usage(fs *flag.FlagSet, w io.Writer) {
+	fs.SetOutput(w)
 	fmt.Fprint(w, `ddbsql — SQL for Amazon DynamoDB, honest about what every query costs.
 
 Usage:
@@ -97,13 +98,15 @@ Exit status: 0 success, 1 a statement failed, 2 bad usage.
 }
 
 // parseFlags parses args; a usage problem returns exitUsage.
-func parseFlags(args []string, stderr io.Writer) (*config, int, bool) {
+func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, bool) {
 	cfg := &config{}
-	fs := newFlagSet(cfg, stderr)
+	fs := newFlagSet(cfg, io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
+			usage(fs, stdout)
 			return nil, exitOK, false
 		}
+		fmt.Fprintf(stderr, "error: %v\nhint: ddbsql --help lists the flags\n", err)
 		return nil, exitUsage, false
 	}
 	if fs.NArg() > 0 {
@@ -111,7 +114,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, int, bool) {
 		return nil, exitUsage, false
 	}
 	if cfg.help {
-		usage(fs, stderr)
+		usage(fs, stdout)
 		return nil, exitOK, false
 	}
 	if !validFormat(cfg.format) {

@@ -30,7 +30,7 @@ type streams struct {
 var version = "0.1.0-dev"
 
 func run(ctx context.Context, args []string, io streams) int {
-	cfg, code, ok := parseFlags(args, io.err)
+	cfg, code, ok := parseFlags(args, io.out, io.err)
 	if !ok {
 		return code
 	}
