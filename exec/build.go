@@ -27,6 +27,9 @@ func build(env *Env, n planner.Node) (Operator, error) {
 		}
 		return newReadOp(env, t), nil
 	}
+	if _, ok := n.(*planner.OneRow); ok {
+		return &oneRowOp{env: env}, nil
+	}
 	if hj, ok := n.(*planner.HashJoin); ok {
 		probe, err := Build(env, hj.Probe)
 		if err != nil {

@@ -270,6 +270,9 @@ func (b *binder) column(n *sqlparser.ColName) (expr.Expr, error) {
 // path of the only table (with several tables, a bare name must be resolved
 // by the join planner's rules).
 func (b *binder) resolvePath(p value.Path) (expr.Expr, error) {
+	if len(b.sources) == 0 {
+		return nil, errorf(CodeUnknownColumn, "unknown column %s: this SELECT has no FROM, so there are no attributes to read", p)
+	}
 	if len(p) > 1 && !p[1].IsIndex {
 		if i := b.sourceByAlias(p[0].Name); i >= 0 {
 			return b.col(i, p[1:]), nil

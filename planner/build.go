@@ -22,12 +22,15 @@ func (sp *selectPlanner) build() (*Plan, error) {
 		}
 	}
 	req.countOnly = agg && len(sp.groups) == 0 && sp.having == nil && !sp.distinct &&
-		len(sp.items) == 1 && isCountStar(sp.items[0].expr) && sp.onlyCountInOrder() && len(sp.froms) == 1
+		len(sp.items) == 1 && isCountStar(sp.items[0].expr) && sp.onlyCountInOrder() && len(sp.froms) == 1 && !sp.noTable
 	var rp *readPlan
 	var err error
-	if len(sp.froms) > 1 {
+	switch {
+	case sp.noTable:
+		rp = &readPlan{node: &OneRow{}, client: sp.conjuncts}
+	case len(sp.froms) > 1:
 		rp, err = sp.planJoin(req)
-	} else {
+	default:
 		r := &reader{src: 0, from: sp.from, conjuncts: sp.conjuncts, opts: sp.opts}
 		rp, err = r.plan(req)
 	}

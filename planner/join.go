@@ -26,10 +26,14 @@ type poolCond struct {
 }
 
 // joinKey is an equality between an expression over joined items (probe)
-// and a column of the item being joined (col).
+// and an expression over the item being joined (build). When build is a
+// plain column (plain), col is that column: only then can DynamoDB look
+// the item up by key; otherwise only a hash join (--allow-scan) can match.
 type joinKey struct {
 	probe expr.Expr
+	build expr.Expr
 	col   expr.Column
+	plain bool
 	cond  expr.Expr
 }
 
@@ -195,9 +199,20 @@ func (jp *joinPlanner) next(joined map[int]bool) (plannedStep, error) {
 	sp := jp.sp
 	if jp.hasLeft {
 		for i, st := range sp.steps {
-			if !joined[st.item] {
-				return jp.stepFor(st.item, st.kind, i, joined), nil
+			if joined[st.item] {
+				continue
 			}
+			// A LEFT join's ON conditions are tied to its step; an INNER
+			// join's (and WHERE conditions) are in the shared pool (-1).
+			step := -1
+			if st.kind == JoinLeft {
+				step = i
+			}
+			ps := jp.stepFor(st.item, st.kind, step, joined)
+			if len(ps.keys) == 0 {
+				return plannedStep{}, jp.notLinked(st.item)
+			}
+			return ps, nil
 		}
 	}
 	for item := range sp.froms {
@@ -211,11 +226,16 @@ func (jp *joinPlanner) next(joined map[int]bool) (plannedStep, error) {
 	}
 	for item := range sp.froms {
 		if !joined[item] {
-			return plannedStep{}, errorf(CodeJoin, "%s is not linked to the other tables by an equality; ddbsql joins by key, so add ON %s.<key> = <other table>.<attribute>",
-				sp.froms[item].alias, sp.froms[item].alias)
+			return plannedStep{}, jp.notLinked(item)
 		}
 	}
 	return plannedStep{}, errorf(CodeJoin, "internal: nothing left to join")
+}
+
+func (jp *joinPlanner) notLinked(item int) error {
+	alias := jp.sp.froms[item].alias
+	return errorf(CodeJoin, "%s is not linked to the other tables by an equality; ddbsql joins by key, so add ON %s.<key> = <other table>.<attribute>",
+		alias, alias)
 }
 
 // stepFor gathers the keys and residual conditions for joining item next:
@@ -258,21 +278,23 @@ func (jp *joinPlanner) consume(st plannedStep) {
 	}
 }
 
-// asJoinKey recognises probe = item.column (either way round), where the
-// probe reads only joined items.
+// asJoinKey recognises probe = build (either way round), where the probe
+// reads only joined items and build only the item being joined (usually
+// one of its attributes).
 func asJoinKey(c expr.Expr, item int, joined map[int]bool) (joinKey, bool) {
 	b, ok := c.(expr.Binary)
 	if !ok || b.Op != expr.OpEq {
 		return joinKey{}, false
 	}
 	for _, pair := range [][2]expr.Expr{{b.L, b.R}, {b.R, b.L}} {
-		col, ok := pair[1].(expr.Column)
-		if !ok || col.Source != item {
+		if bs := sourcesOf(pair[1]); len(bs) != 1 || bs[0] != item {
 			continue
 		}
 		srcs := sourcesOf(pair[0])
 		if len(srcs) > 0 && subset(srcs, joined) {
-			return joinKey{probe: pair[0], col: col, cond: c}, true
+			k := joinKey{probe: pair[0], build: pair[1], cond: c}
+			k.col, k.plain = pair[1].(expr.Column)
+			return k, true
 		}
 	}
 	return joinKey{}, false

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
@@ -25,7 +27,10 @@ func (sp *selectPlanner) bindJoinConditions() error {
 			sp.ons[i] = expr.Conjuncts(e)
 		}
 		for _, col := range st.using {
-			left := sp.usingSource(col, st.item)
+			left, err := sp.usingSource(col, st.item)
+			if err != nil {
+				return err
+			}
 			sp.ons[i] = append(sp.ons[i], expr.Binary{Op: expr.OpEq,
 				L: b.col(left, value.Path{{Name: col}}),
 				R: b.col(st.item, value.Path{{Name: col}})})
@@ -45,14 +50,27 @@ func (sp *selectPlanner) checkJoinSources(e expr.Expr, item int) error {
 }
 
 // usingSource picks the earlier FROM item that USING (col) refers to: the
-// one whose table has col as a key attribute, else the item just before.
-func (sp *selectPlanner) usingSource(col string, item int) int {
+// one whose table has col as a key attribute, else the only earlier item.
+// With several earlier items and none keyed by col, SQL would take the one
+// that has the column, which schemaless items cannot tell: that is an error
+// rather than a guess.
+func (sp *selectPlanner) usingSource(col string, item int) (int, error) {
 	for s := item - 1; s >= 0; s-- {
 		if sp.froms[s].table.IsKeyAttr(col) {
-			return s
+			return s, nil
 		}
 	}
-	return item - 1
+	if item == 1 {
+		return 0, nil
+	}
+	aliases := make([]string, item)
+	for s := range aliases {
+		aliases[s] = sp.froms[s].alias
+	}
+	right := sp.froms[item].alias
+	return 0, errorf(CodeAmbiguous, "USING (%s) is ambiguous: items are schemaless, so ddbsql cannot tell which of %s has %s (it is a key attribute of none of them)",
+		col, strings.Join(aliases, ", "), col).
+		withHint("write the join with ON, e.g. ON %s.%s = %s.%s", aliases[0], col, right, col)
 }
 
 // sourcesOf lists the FROM items an expression reads.

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -44,7 +45,7 @@ func (jp *joinPlanner) hashJoin(probe Node, st plannedStep, reason string) (Node
 	hj := &HashJoin{Probe: probe, Build: withFilter(rp.node, rp.client), Kind: st.kind, Reason: reason}
 	for _, k := range st.keys {
 		hj.ProbeKeys = append(hj.ProbeKeys, k.probe)
-		hj.BuildKeys = append(hj.BuildKeys, k.col)
+		hj.BuildKeys = append(hj.BuildKeys, k.build)
 	}
 	hj.Residual = expr.And(st.residual)
 	return hj, nil
@@ -85,7 +86,7 @@ func (jp *joinPlanner) target(st plannedStep) (*lookupTarget, bool) {
 		}
 	}
 	for _, k := range st.keys {
-		if _, ok := k.probe.(expr.Column); !ok || len(k.col.Path) != 1 {
+		if _, ok := k.probe.(expr.Column); !ok || !k.plain || len(k.col.Path) != 1 {
 			continue // DynamoDB can only look up a key equal to a plain attribute value
 		}
 		a := k.col.Path[0].Name
@@ -235,7 +236,7 @@ func lookupSentinel(k value.Kind) value.Value {
 func (jp *joinPlanner) checkKeyTypes(st plannedStep) error {
 	for _, k := range st.keys {
 		pc, ok := k.probe.(expr.Column)
-		if !ok || len(pc.Path) != 1 || len(k.col.Path) != 1 {
+		if !ok || !k.plain || len(pc.Path) != 1 || len(k.col.Path) != 1 {
 			continue
 		}
 		pt, pok := keyTypeOf(jp.sp.froms[pc.Source].table, pc.Path[0].Name)
@@ -272,18 +273,69 @@ func keyTypeOf(t *TableDef, attr string) (value.Kind, bool) {
 func (jp *joinPlanner) noKeyPath(st plannedStep) error {
 	from := jp.sp.froms[st.item]
 	t := from.table
-	var conds, attrs []string
+	var conds []string
 	for _, k := range st.keys {
 		conds = append(conds, k.cond.String())
-		attrs = append(attrs, k.col.Path.String())
 	}
-	e := errorf(CodeJoin, "cannot join %s (table %s) on %s: %s is not the partition key of %s nor of any of its GSIs, so ddbsql could only find matches by scanning %s (%s)",
-		from.alias, t.Name, strings.Join(conds, " AND "), strings.Join(attrs, ", "), t.Name, t.Name, t.KeySummary())
+	on := strings.Join(conds, " AND ")
+	// An attribute DynamoDB could look the item up by, equal to something
+	// that is not a plain attribute, or behind a GSI --consistent rules out.
 	for _, k := range st.keys {
-		if _, ok := k.probe.(expr.Column); !ok {
-			e.Msg += "; DynamoDB keys can only match a plain attribute value, not " + k.probe.String()
-			break
+		if !k.plain || len(k.col.Path) != 1 {
+			continue
+		}
+		a := k.col.Path[0].Name
+		if _, ok := k.probe.(expr.Column); !ok && jp.keyPathAttr(t, a) != "" {
+			return errorf(CodeJoin, "cannot join %s (table %s) on %s: %s is the %s of %s, but DynamoDB keys can only match a plain attribute value, not %s, so ddbsql could only find matches by scanning %s",
+				from.alias, t.Name, on, a, jp.keyPathAttr(t, a), t.Name, k.probe, t.Name).
+				withHint("join %s.%s to a plain attribute of the other table, or rerun with --allow-scan to scan %s and join on the client", from.alias, a, t.Name)
+		}
+		if ix := gsiByPK(t, a); ix != "" && jp.sp.opts.Consistent {
+			return errorf(CodeJoin, "cannot join %s (table %s) on %s: %s is the partition key of the global secondary index %s, which is eventually consistent only, so it cannot be read with --consistent",
+				from.alias, t.Name, on, a, ix).
+				withHint("drop --consistent to look %s up through %s, or rerun with --allow-scan to scan %s and join on the client", from.alias, ix, t.Name)
 		}
 	}
+	var attrs, exprs []string
+	for _, k := range st.keys {
+		if k.plain {
+			attrs = append(attrs, k.col.Path.String())
+		} else {
+			exprs = append(exprs, k.build.String())
+		}
+	}
+	var why []string
+	if len(attrs) > 0 {
+		why = append(why, fmt.Sprintf("%s is not the partition key of %s nor of any of its GSIs", strings.Join(attrs, ", "), t.Name))
+	}
+	if len(exprs) > 0 {
+		why = append(why, "DynamoDB keys can only match a plain attribute value, not "+strings.Join(exprs, ", "))
+	}
+	e := errorf(CodeJoin, "cannot join %s (table %s) on %s: %s, so ddbsql could only find matches by scanning %s (%s)",
+		from.alias, t.Name, on, strings.Join(why, "; "), t.Name, t.KeySummary())
+	if len(attrs) == 0 {
+		return e.withHint("rerun with --allow-scan to scan %s and join on the client", t.Name)
+	}
 	return e.withHint("add a GSI to %s with partition key %s, or rerun with --allow-scan to scan %s and join on the client", t.Name, attrs[0], t.Name)
+}
+
+// keyPathAttr says which key of t attribute a is that a lookup could use
+// ("" when none): the table partition key or a usable GSI partition key.
+func (jp *joinPlanner) keyPathAttr(t *TableDef, a string) string {
+	if a == t.PK.Name {
+		return "partition key"
+	}
+	if ix := gsiByPK(t, a); ix != "" && !jp.sp.opts.Consistent {
+		return "partition key of GSI " + ix
+	}
+	return ""
+}
+
+func gsiByPK(t *TableDef, a string) string {
+	for _, ix := range t.Indexes {
+		if ix.Global && ix.PK.Name == a {
+			return ix.Name
+		}
+	}
+	return ""
 }

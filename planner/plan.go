@@ -222,3 +222,9 @@ type HashJoin struct {
 
 func (n *LookupJoin) Inputs() []Node { return []Node{n.Input} }
 func (n *HashJoin) Inputs() []Node   { return []Node{n.Probe, n.Build} }
+
+// OneRow yields a single row without columns: the input of SELECT without FROM.
+type OneRow struct{}
+
+// Inputs implements Node.
+func (*OneRow) Inputs() []Node { return nil }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"strings"
 
 	"github.com/xwb1989/sqlparser"
 
@@ -27,6 +28,8 @@ type selectPlanner struct {
 	froms []fromItem    // every FROM item, in written order (RIGHT JOIN swapped)
 	steps []joinStep    // the joins between them
 	ons   [][]expr.Expr // bound ON conditions per step (USING expanded)
+	// noTable is SELECT without FROM: expressions over one empty row.
+	noTable bool
 
 	conjuncts []expr.Expr  // WHERE, split on AND
 	items     []selectItem // select list (empty with star)
@@ -55,6 +58,12 @@ func (sp *selectPlanner) resolveFrom(paths map[string]value.Path) error {
 	ast := sp.ast
 	if ast.Lock != "" {
 		return errorf(CodeUnsupported, "locking reads (%s) are not supported: DynamoDB has no row locks", ast.Lock)
+	}
+	if isDual(ast.From) {
+		// SELECT without FROM (MySQL reads it as FROM dual): one empty row.
+		sp.b = &binder{paths: paths}
+		sp.noTable = true
+		return nil
 	}
 	items, steps, err := flattenFrom(ast.From)
 	if err != nil {
@@ -135,4 +144,16 @@ func (sp *selectPlanner) aggregated() bool {
 		}
 	}
 	return false
+}
+
+func isDual(from sqlparser.TableExprs) bool {
+	if len(from) != 1 {
+		return false
+	}
+	ate, ok := from[0].(*sqlparser.AliasedTableExpr)
+	if !ok {
+		return false
+	}
+	tn, ok := ate.Expr.(sqlparser.TableName)
+	return ok && tn.Qualifier.IsEmpty() && strings.EqualFold(tn.Name.String(), "dual")
 }

@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ddbsql/ddbsql/exec/value"
 )
 
 // checkSelfJoin rejects a join whose sides read the same physical table,
@@ -17,8 +19,14 @@ func checkSelfJoin(froms []fromItem) error {
 			}
 			t := froms[i].table
 			example := fmt.Sprintf("SELECT … FROM %s WHERE %s = '…'", t.Name, t.PK.Name)
-			if t.SK != nil {
+			if t.PK.Type == value.Number {
+				example = fmt.Sprintf("SELECT … FROM %s WHERE %s = …", t.Name, t.PK.Name)
+			}
+			switch {
+			case t.SK != nil && t.SK.Type == value.String:
 				example += fmt.Sprintf(" [AND begins_with(%s, '…')]", t.SK.Name)
+			case t.SK != nil: // begins_with applies to strings only
+				example += fmt.Sprintf(" [AND %s BETWEEN … AND …]", t.SK.Name)
 			}
 			e := errorf(CodeSelfJoin, "self-join of table %s (as %s and %s) is not supported: both sides read the same table. In a single-table layout, items that belong together are related by sharing a partition key — they form one item collection — so a single Query returns them without a join",
 				t.Name, froms[i].alias, froms[j].alias)

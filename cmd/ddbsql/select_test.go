@@ -224,6 +224,13 @@ func testSelect(t *testing.T, c *cli) {
 		requireEqual(t, "count", column(rows, "n"), []string{fmt.Sprint(fixtures.AppBigDocuments + 1)})
 	})
 
+	t.Run("SELECT without FROM computes one row", func(t *testing.T) {
+		rows := c.rows(t, nil, "SELECT 1 + 1 AS two, 12345678901234567890123456789012345678 + 1 AS big, 10 / 4 AS q")
+		requireEqual(t, "two", column(rows, "two"), []string{"2"})
+		requireEqual(t, "big", column(rows, "big"), []string{"12345678901234567890123456789012345679"})
+		requireEqual(t, "q", column(rows, "q"), []string{"2.5"})
+	})
+
 	t.Run("SELECT star puts keys first", func(t *testing.T) {
 		r := c.run("--format", "csv", "-e", "SELECT * FROM {customers} WHERE id = 'c_0001'")
 		if r.code != 0 || !strings.HasPrefix(r.out, "id,") {
