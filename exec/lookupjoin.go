@@ -14,8 +14,9 @@ import (
 	"github.com/ddbsql/ddbsql/planner"
 )
 
-// maxLookupCache bounds the lookup results kept for reuse across batches;
-// past it the cache starts over (lookups may repeat, results stay right).
+// maxLookupCache bounds the lookup results kept for reuse across rounds;
+// past it the cache starts over at the next round (lookups may repeat,
+// results stay right; one round may add its values beyond the bound).
 const maxLookupCache = 100_000
 
 // lookupJoinOp joins each input row to the items found by key. It pulls
@@ -60,11 +61,20 @@ func (op *lookupJoinOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 // step reads input until a lookup round is worth sending, sends it, and
-// queues the joined batches.
+// queues the joined batches. A round takes input batches until they hold
+// `want` rows (100 for BatchGetItem: at most a full request of new values;
+// --concurrency for Queries), not until `want` new values: when values
+// repeat or are cached the input still streams round by round instead of
+// being read whole, and a LIMIT above stops the driving reads too.
 func (op *lookupJoinOp) step(ctx context.Context) error {
 	want := op.env.concurrency()
 	if op.node.Op == planner.OpBatchGetItem {
 		want = 100
+	}
+	if len(op.cache) > maxLookupCache {
+		// Start over between rounds, never within one: the round's rows
+		// find their matches in the cache, fresh or not.
+		op.cache = map[string][]value.Value{}
 	}
 	var batches []pending
 	fresh := map[string]value.Value{}
@@ -73,7 +83,7 @@ func (op *lookupJoinOp) step(ctx context.Context) error {
 			p.rec.Release()
 		}
 	}()
-	for len(fresh) < want {
+	for rows := 0; rows < want; {
 		rec, err := op.input.Next(ctx)
 		if err == io.EOF {
 			op.done = true
@@ -82,6 +92,7 @@ func (op *lookupJoinOp) step(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		rows += int(rec.NumRows())
 		p, err := op.probe(rec)
 		batches = append(batches, p)
 		if err != nil {
@@ -143,9 +154,6 @@ func lookupKey(v value.Value) string { return string(value.AppendBinary(nil, v))
 func (op *lookupJoinOp) resolve(ctx context.Context, fresh map[string]value.Value) error {
 	if len(fresh) == 0 {
 		return nil
-	}
-	if len(op.cache)+len(fresh) > maxLookupCache {
-		op.cache = map[string][]value.Value{}
 	}
 	vals := make([]value.Value, 0, len(fresh))
 	for k, v := range fresh {

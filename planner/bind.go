@@ -23,6 +23,9 @@ type binder struct {
 	// ORDER BY, GROUP BY and HAVING (nil while binding WHERE: SQL does not
 	// allow aliases there).
 	selectAliases map[string]expr.Expr
+	// using maps a USING column to the FROM item whose value it stands for
+	// when written unqualified (the left side: SQL's coalesced column).
+	using map[string]int
 	// allowAggregates is true where aggregates may appear.
 	allowAggregates bool
 	clause          string // for error messages: "WHERE", "GROUP BY", …
@@ -311,6 +314,13 @@ func (b *binder) sourceByAlias(name string) int {
 // belongs to the one table that has it as a key attribute; otherwise the user
 // must qualify it, since items are schemaless.
 func (b *binder) resolveAmbiguous(p value.Path) (expr.Expr, error) {
+	if src, ok := b.using[p[0].Name]; ok {
+		return b.col(src, p), nil
+	}
+	if len(p) > 1 && !p[1].IsIndex {
+		return nil, errorf(CodeUnknownColumn, "%s is not a table or alias in FROM (%s)", value.QuoteName(p[0].Name), b.describeSources()).
+			withHint("if %s is a map attribute, qualify it with its table: %s.%s", p[0].Name, b.sources[0].alias, p)
+	}
 	var owners []int
 	for i, s := range b.sources {
 		if s.table.IsKeyAttr(p[0].Name) {
@@ -327,11 +337,28 @@ func (b *binder) resolveAmbiguous(p value.Path) (expr.Expr, error) {
 	if len(owners) > 1 {
 		names := make([]string, len(owners))
 		for i, o := range owners {
-			names[i] = b.sources[o].alias
+			names[i] = b.sourceName(o)
 		}
 		return nil, errorf(CodeAmbiguous, "column %s is ambiguous: it is a key of %s", p, strings.Join(names, " and ")).
-			withHint("qualify it, e.g. %s.%s", names[0], p)
+			withHint("qualify it, e.g. %s.%s", b.sources[owners[0]].alias, p)
 	}
-	return nil, errorf(CodeAmbiguous, "column %s is ambiguous: items are schemaless, so ddbsql cannot tell which of %s has it", p, strings.Join(aliases, ", ")).
+	return nil, errorf(CodeAmbiguous, "column %s is ambiguous: items are schemaless, so ddbsql cannot tell which of %s has it", p, b.describeSources()).
 		withHint("qualify it, e.g. %s.%s", aliases[0], p)
+}
+
+// sourceName is "alias (table)", or the table name when it has no alias.
+func (b *binder) sourceName(i int) string {
+	s := b.sources[i]
+	if s.alias == s.table.Name {
+		return s.table.Name
+	}
+	return s.alias + " (" + s.table.Name + ")"
+}
+
+func (b *binder) describeSources() string {
+	names := make([]string, len(b.sources))
+	for i := range b.sources {
+		names[i] = b.sourceName(i)
+	}
+	return strings.Join(names, ", ")
 }

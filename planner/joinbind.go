@@ -34,6 +34,12 @@ func (sp *selectPlanner) bindJoinConditions() error {
 			sp.ons[i] = append(sp.ons[i], expr.Binary{Op: expr.OpEq,
 				L: b.col(left, value.Path{{Name: col}}),
 				R: b.col(st.item, value.Path{{Name: col}})})
+			if b.using == nil {
+				b.using = map[string]int{}
+			}
+			if _, seen := b.using[col]; !seen {
+				b.using[col] = left
+			}
 		}
 	}
 	return nil

@@ -1,0 +1,957 @@
+package difftest
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// Join query generator (doc.go, "Joins").
+
+// tMixed is the type of a join attribute that may hold the wrong type: it
+// is only selected, grouped, ordered (N before S in both engines), tested
+// with = <> IN and IS NULL, and joined on.
+const tMixed typ = 100
+
+// kMixed compares a cell holding a number or a string.
+const kMixed outKind = 100
+
+func jkind(e *expr) outKind {
+	if e.t == tMixed {
+		return kMixed
+	}
+	return e.outKind()
+}
+
+func normMixed(v any, lite bool) norm {
+	switch x := v.(type) {
+	case nil:
+		return norm{null: true}
+	case string:
+		return norm{str: x, isStr: true}
+	case []byte:
+		return norm{str: string(x), isStr: true}
+	case json.Number:
+		if r, ok := new(big.Rat).SetString(x.String()); ok && !lite {
+			return norm{rat: r}
+		}
+	case int64:
+		if lite {
+			return norm{rat: new(big.Rat).SetInt64(x)}
+		}
+	}
+	return norm{bad: fmt.Sprintf("%T %v", v, v)}
+}
+
+func jnormDDB(v any, k outKind) norm {
+	if k == kMixed {
+		return normMixed(v, false)
+	}
+	return normDDB(v, k)
+}
+
+func jnormLite(v any, k outKind) norm {
+	if k == kMixed {
+		return normMixed(v, true)
+	}
+	return normLite(v, k)
+}
+
+// jfrom is one FROM item: the first has no join.
+type jfrom struct {
+	t     *jtable
+	join  string // "JOIN", "LEFT JOIN", "RIGHT JOIN"
+	on    []*expr
+	using string
+}
+
+// jquery is one generated join statement.
+type jquery struct {
+	kind      qkind
+	from      []jfrom
+	scan      bool    // Options.AllowScan
+	where     []*expr // conjuncts, key conditions first
+	items     []item
+	group     []ref
+	having    *expr
+	order     []ref
+	total     bool
+	limit     int
+	offset    int
+	limitForm int
+	labels    []string
+	// concurrency is the session's --concurrency (lookup rounds).
+	concurrency int
+	// consistent asks for strongly consistent reads (--consistent): never
+	// with jc, whose GSI cannot be read that way.
+	consistent bool
+	// driverOrder: ORDER BY only selected columns of jd, ending with its
+	// unique id, so rows are ordered up to the matches of one driving row:
+	// compared as multisets, and ddbsql's rows must be sorted by them.
+	driverOrder bool
+}
+
+func (q *jquery) ordered() bool { return q.total && len(q.order) > 0 }
+func (q *jquery) subset() bool  { return q.limit >= 0 && !q.ordered() }
+
+func (q *jquery) kinds() []outKind {
+	ks := make([]outKind, len(q.items))
+	for i, it := range q.items {
+		ks[i] = jkind(it.e)
+	}
+	return ks
+}
+
+func (q *jquery) copy() *jquery {
+	c := *q
+	c.from = append([]jfrom(nil), q.from...)
+	for i := range c.from {
+		c.from[i].on = append([]*expr(nil), q.from[i].on...)
+	}
+	c.where = append([]*expr(nil), q.where...)
+	c.items = append([]item(nil), q.items...)
+	c.group = append([]ref(nil), q.group...)
+	c.order = append([]ref(nil), q.order...)
+	c.labels = append([]string(nil), q.labels...)
+	return &c
+}
+
+func (q *jquery) refText(r ref, lite bool) string {
+	if r.item < 0 {
+		return r.e.render(lite)
+	}
+	switch r.form {
+	case byAlias:
+		return q.items[r.item].alias
+	case byOrdinal:
+		return strconv.Itoa(r.item + 1)
+	}
+	return q.items[r.item].e.render(lite)
+}
+
+// render writes the statement for ddbsql (lite=false: prefixed tables) or SQLite.
+func (q *jquery) render(lite bool) string {
+	var b strings.Builder
+	b.WriteString("SELECT ")
+	if q.kind == qDistinct {
+		b.WriteString("DISTINCT ")
+	}
+	for i, it := range q.items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(it.e.render(lite))
+		if it.alias != "" {
+			b.WriteString(" AS " + it.alias)
+		}
+	}
+	b.WriteString(" FROM ")
+	for i, f := range q.from {
+		if i > 0 {
+			b.WriteString(" " + f.join + " ")
+		}
+		if lite {
+			b.WriteString(f.t.name + " " + f.t.alias)
+		} else {
+			b.WriteString("`" + f.t.ddb + "` " + f.t.alias)
+		}
+		switch {
+		case f.using != "":
+			b.WriteString(" USING (" + f.using + ")")
+		case len(f.on) > 0:
+			parts := make([]string, len(f.on))
+			for k, e := range f.on {
+				parts[k] = e.render(lite)
+			}
+			b.WriteString(" ON " + strings.Join(parts, " AND "))
+		}
+	}
+	if len(q.where) > 0 {
+		parts := make([]string, len(q.where))
+		for k, e := range q.where {
+			parts[k] = e.render(lite)
+		}
+		b.WriteString(" WHERE " + strings.Join(parts, " AND "))
+	}
+	if len(q.group) > 0 {
+		parts := make([]string, len(q.group))
+		for k, r := range q.group {
+			parts[k] = q.refText(r, lite)
+		}
+		b.WriteString(" GROUP BY " + strings.Join(parts, ", "))
+	}
+	if q.having != nil {
+		b.WriteString(" HAVING " + q.having.render(lite))
+	}
+	if len(q.order) > 0 {
+		parts := make([]string, len(q.order))
+		for k, r := range q.order {
+			parts[k] = q.refText(r, lite)
+			if r.desc {
+				parts[k] += " DESC"
+			}
+		}
+		b.WriteString(" ORDER BY " + strings.Join(parts, ", "))
+	}
+	if q.limit >= 0 {
+		switch {
+		case q.offset >= 0 && q.limitForm == 1:
+			fmt.Fprintf(&b, " LIMIT %d, %d", q.offset, q.limit)
+		case q.offset >= 0:
+			fmt.Fprintf(&b, " LIMIT %d OFFSET %d", q.limit, q.offset)
+		default:
+			fmt.Fprintf(&b, " LIMIT %d", q.limit)
+		}
+	}
+	return b.String()
+}
+
+// jgen draws join queries over a joinData.
+type jgen struct {
+	gen
+	jd    *joinData
+	scope []*jtable // tables in FROM so far
+	q     *jquery
+}
+
+func (g *jgen) label(l string) { g.q.labels = append(g.q.labels, l) }
+
+// jcolRef is alias.col as an expression.
+func jcolRef(t *jtable, c jcol) *expr {
+	text := t.alias + "." + c.name
+	var e *expr
+	switch c.t {
+	case jInt:
+		e = leaf(tInt, "column", text, text)
+		e.small = true
+	case jStr:
+		e = leaf(tStr, "column", text, text)
+		e.ascii = true
+	default:
+		e = leaf(tMixed, "column", text, text)
+	}
+	return e
+}
+
+func (g *jgen) colOf(t *jtable, name string) *expr { return jcolRef(t, t.col(name)) }
+
+// column draws a column of a table in scope of type want (tMixed: any join
+// attribute); ok is false when none exists.
+func (g *jgen) columnOf(want typ, tables []*jtable) (*expr, bool) {
+	var cs []*expr
+	for _, t := range tables {
+		for _, c := range t.cols {
+			if e := jcolRef(t, c); e.t == want {
+				cs = append(cs, e)
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return nil, false
+	}
+	return pick(&g.gen, cs), true
+}
+
+func (g *jgen) anyColumn(tables []*jtable) *expr {
+	for {
+		if e, ok := g.columnOf(pick(&g.gen, []typ{tInt, tInt, tStr, tStr, tMixed}), tables); ok {
+			return e
+		}
+	}
+}
+
+// litFor draws a literal for comparisons with column e (usually a value
+// present in the data).
+func (g *jgen) litFor(e *expr) *expr {
+	key := e.render(false)
+	switch e.t {
+	case tInt:
+		if vs := g.jd.ints[key]; len(vs) > 0 && g.chance(0.7) {
+			return intLit(pick(&g.gen, vs))
+		}
+		return intLit(g.r.Int64N(13) - 6)
+	case tStr:
+		if vs := g.jd.strs[key]; len(vs) > 0 && g.chance(0.7) {
+			return strLit(pick(&g.gen, vs))
+		}
+		return strLit(pick(&g.gen, jwords))
+	}
+	// A join attribute: a value of its main type.
+	if vs := g.jd.strs[key]; len(vs) > 0 && (len(g.jd.ints[key]) < len(vs)) {
+		return strLit(pick(&g.gen, vs))
+	}
+	if vs := g.jd.ints[key]; len(vs) > 0 {
+		return intLit(pick(&g.gen, vs))
+	}
+	return strLit("A01")
+}
+
+var jcmpOps = []string{"=", "<>", "<", "<=", ">", ">="}
+
+// pred draws a predicate over the given tables.
+func (g *jgen) pred(depth int, tables []*jtable) *expr {
+	alts := []weighted{
+		w(5, func() *expr {
+			a := g.anyColumn(tables)
+			op := pick(&g.gen, jcmpOps)
+			if a.t == tMixed {
+				op = pick(&g.gen, []string{"=", "<>"}) // only = and <> across types agree with SQLite
+			}
+			var b *expr
+			if other, ok := g.columnOf(a.t, tables); ok && a.t != tMixed && g.chance(0.3) {
+				b = other
+			} else {
+				b = g.litFor(a)
+			}
+			if g.chance(0.2) {
+				a, b = b, a
+			}
+			return mkSame(tBool, "comparison", []*expr{a, b}, func(k []string) string { return "(" + k[0] + " " + op + " " + k[1] + ")" })
+		}),
+		w(3, func() *expr {
+			a := g.anyColumn(tables)
+			op := pick(&g.gen, []string{"IS NULL", "IS NOT NULL"})
+			return mkSame(tBool, op, []*expr{a}, func(k []string) string { return "(" + k[0] + " " + op + ")" })
+		}),
+		w(2, func() *expr {
+			a := g.anyColumn(tables)
+			kids := []*expr{a}
+			for range 1 + g.r.IntN(3) {
+				kids = append(kids, g.litFor(a))
+			}
+			op := pick(&g.gen, []string{"IN", "NOT IN"})
+			return mkSame(tBool, op, kids, func(k []string) string { return "(" + k[0] + " " + op + " (" + strings.Join(k[1:], ", ") + "))" })
+		}),
+		w(1, func() *expr {
+			a, _ := g.columnOf(tInt, tables)
+			lo := g.r.Int64N(9) - 4
+			hi := lo + g.r.Int64N(5)
+			return mkSame(tBool, "BETWEEN", []*expr{a, intLit(lo), intLit(hi)}, func(k []string) string { return "(" + k[0] + " BETWEEN " + k[1] + " AND " + k[2] + ")" })
+		}),
+		w(1, func() *expr {
+			a, _ := g.columnOf(tStr, tables)
+			pat := pick(&g.gen, []string{"a%", "%e%", "_o_", "%t", "b%", "%n_", "G%", "A0%"})
+			return mkSame(tBool, "LIKE", []*expr{a, strLit(pat)}, func(k []string) string { return "(" + k[0] + " LIKE " + k[1] + ")" })
+		}),
+		w(1, func() *expr {
+			a, _ := g.columnOf(tInt, tables)
+			c := fn(tInt, "COALESCE", a, intLit(g.r.Int64N(7)-3))
+			op := pick(&g.gen, jcmpOps)
+			return mkSame(tBool, "COALESCE", []*expr{c, g.litFor(a)}, func(k []string) string { return "(" + k[0] + " " + op + " " + k[1] + ")" })
+		}),
+	}
+	if depth > 0 {
+		alts = append(alts,
+			w(2, func() *expr {
+				return mkSame(tBool, "AND", []*expr{g.pred(depth-1, tables), g.pred(depth-1, tables)},
+					func(k []string) string { return "(" + k[0] + " AND " + k[1] + ")" })
+			}),
+			w(3, func() *expr {
+				return mkSame(tBool, "OR", []*expr{g.pred(depth-1, tables), g.pred(depth-1, tables)},
+					func(k []string) string { return "(" + k[0] + " OR " + k[1] + ")" })
+			}),
+			w(1, func() *expr { return not(g.pred(depth-1, tables)) }),
+		)
+	}
+	return g.choose(alts...)
+}
+
+// edge is a way to join child to parent.
+type edge struct {
+	parent, child string // aliases
+	pcol, ccol    string
+	path          string // label: how ddbsql reaches child
+	keyed         bool   // child is reachable by key
+	// ddb, lite: an equality over expressions instead of pcol = ccol.
+	ddb, lite string
+}
+
+var jedges = []edge{
+	{parent: "d", child: "a", pcol: "ak", ccol: "ak", path: "BatchGetItem (table key)", keyed: true},
+	{parent: "d", child: "b", pcol: "bk", ccol: "bk", path: "Query (item collection)", keyed: true},
+	{parent: "d", child: "c", pcol: "cg", ccol: "cg", path: "GSI Query", keyed: true},
+	{parent: "d", child: "c", pcol: "cid", ccol: "cid", path: "BatchGetItem (numeric key)", keyed: true},
+	{parent: "a", child: "b", pcol: "abk", ccol: "bk", path: "Query (item collection)", keyed: true},
+	{parent: "b", child: "c", pcol: "cg", ccol: "cg", path: "GSI Query", keyed: true},
+	// No key path: hash join over a Scan (AllowScan).
+	{parent: "d", child: "a", pcol: "s", ccol: "at", path: "no key path", keyed: false},
+	{parent: "d", child: "b", pcol: "i", ccol: "bv", path: "no key path", keyed: false},
+	{parent: "d", child: "c", pcol: "i", ccol: "cx", path: "no key path", keyed: false},
+	{parent: "d", child: "c", pcol: "s", ccol: "ct", path: "no key path", keyed: false},
+	{parent: "a", child: "b", pcol: "at", ccol: "bt", path: "no key path", keyed: false},
+	{parent: "b", child: "c", pcol: "bv", ccol: "cn", path: "no key path", keyed: false},
+	// Equalities over expressions: client-side only (AllowScan).
+	{parent: "d", child: "a", path: "expression on the joined side", ddb: "LOWER(a.at) = d.s", lite: "LOWER(a.at) = d.s"},
+	{parent: "d", child: "a", path: "expression on the driving side", ddb: "a.at = LOWER(d.s)", lite: "a.at = LOWER(d.s)"},
+	{parent: "d", child: "c", path: "expression on the driving side", ddb: "c.cid = d.i + 10", lite: "c.cid = d.i + 10"},
+	{parent: "d", child: "b", path: "expression on the driving side", ddb: "b.bk = CONCAT('B0', d.i)", lite: "b.bk = ('B0' || d.i)"},
+}
+
+func (g *jgen) table(alias string) *jtable {
+	for _, t := range g.jd.tables() {
+		if t.alias == alias {
+			return t
+		}
+	}
+	panic(alias)
+}
+
+// genJoinQuery draws one statement.
+func (g *jgen) genJoinQuery() *jquery {
+	q := &jquery{limit: -1, offset: -1}
+	g.q = q
+	d := g.jd.d
+	mode := "keyed"
+	switch f := g.r.Float64(); {
+	case f < 0.12:
+		mode = "both keyed"
+	case f < 0.24:
+		mode = "no key path"
+	case f < 0.32:
+		mode = "scan driving"
+	}
+	q.scan = mode == "no key path" || mode == "scan driving"
+	g.label("mode: " + mode)
+	q.concurrency = pick(&g.gen, []int{1, 2, 8, 8})
+
+	// The join tree, rooted at d.
+	nJoins := 1
+	if f := g.r.Float64(); f < 0.45 {
+		nJoins = 2
+	} else if f < 0.6 {
+		nJoins = 3
+	}
+	joined := map[string]bool{"d": true}
+	var picked []edge
+	needNoPath := mode == "no key path"
+	for len(picked) < nJoins {
+		var cands []edge
+		for _, e := range jedges {
+			if joined[e.parent] && !joined[e.child] && (e.keyed || needNoPath) {
+				cands = append(cands, e)
+			}
+		}
+		if len(cands) == 0 {
+			break
+		}
+		e := pick(&g.gen, cands)
+		if needNoPath && g.chance(0.8) {
+			var noPath []edge
+			for _, c := range cands {
+				if !c.keyed {
+					noPath = append(noPath, c)
+				}
+			}
+			if len(noPath) > 0 {
+				e = pick(&g.gen, noPath)
+			}
+		}
+		if !e.keyed {
+			needNoPath = false
+		}
+		picked = append(picked, e)
+		joined[e.child] = true
+	}
+	g.label(fmt.Sprintf("join: %d-way", len(picked)+1))
+	q.from = []jfrom{{t: d}}
+	g.scope = []*jtable{d}
+	allInner := true
+	for k, e := range picked {
+		child, parent := g.table(e.child), g.table(e.parent)
+		f := jfrom{t: child, join: "JOIN"}
+		if g.chance(0.45) {
+			f.join = "LEFT JOIN"
+			allInner = false
+		}
+		g.label("join: " + f.join)
+		g.label("path: " + e.path)
+		var eq *expr
+		if e.ddb != "" {
+			eq = leaf(tBool, "join key", e.ddb, e.lite)
+		} else {
+			pe, ce := g.colOf(parent, e.pcol), g.colOf(child, e.ccol)
+			eq = mkSame(tBool, "join key", []*expr{pe, ce}, func(k []string) string { return k[0] + " = " + k[1] })
+			if g.chance(0.4) {
+				eq = mkSame(tBool, "join key", []*expr{ce, pe}, func(k []string) string { return k[0] + " = " + k[1] })
+			}
+		}
+		f.on = []*expr{eq}
+		if k == 0 && e.ddb == "" && e.pcol == e.ccol && e.parent == "d" && g.chance(0.25) {
+			f.using = e.pcol
+			g.label("join: USING")
+		} else {
+			g.scope = append(g.scope, child)
+			g.onExtras(&f, child)
+			g.scope = g.scope[:len(g.scope)-1]
+		}
+		if mode == "both keyed" && k == 0 {
+			// The joined side has key conditions of its own: read both by
+			// key and hash-join (in ON, so that a LEFT join keeps its rows).
+			kc := g.childKeyCond(child)
+			if f.using != "" {
+				f.using = ""
+				f.on = []*expr{eq}
+			}
+			if f.join == "JOIN" && g.chance(0.5) {
+				q.where = append(q.where, kc)
+			} else {
+				f.on = append(f.on, kc)
+			}
+			g.label("both sides keyed")
+		}
+		g.scope = append(g.scope, child)
+		q.from = append(q.from, f)
+	}
+	// Written order: d first, or (INNER joins only) a joined table first,
+	// or as a RIGHT JOIN.
+	if allInner && len(q.from) >= 2 && q.from[1].using == "" && g.chance(0.2) {
+		q.from[0], q.from[1] = jfrom{t: q.from[1].t}, jfrom{t: d, join: "JOIN", on: q.from[1].on}
+		g.label("FROM: joined table first")
+	} else if len(q.from) == 2 && q.from[1].join == "LEFT JOIN" && q.from[1].using == "" && g.chance(0.2) {
+		q.from[0], q.from[1] = jfrom{t: q.from[1].t}, jfrom{t: d, join: "RIGHT JOIN", on: q.from[1].on}
+		g.label("join: RIGHT JOIN")
+	}
+
+	// Key conditions on the driving table.
+	var keyConds []*expr
+	if mode != "scan driving" {
+		pk := g.colOf(d, "pk")
+		if g.chance(0.15) {
+			keyConds = append(keyConds, mkSame(tBool, "key", []*expr{pk}, func(k []string) string { return k[0] + " IN ('P', 'Q')" }))
+			g.label("driving: pk IN")
+		} else {
+			keyConds = append(keyConds, mkSame(tBool, "key", []*expr{pk}, func(k []string) string { return k[0] + " = 'P'" }))
+			g.label("driving: pk =")
+		}
+		if g.chance(0.4) {
+			lo := g.r.Int64N(jdRowsP)
+			hi := lo + 20 + g.r.Int64N(80)
+			keyConds = append(keyConds, mkSame(tBool, "key", []*expr{g.colOf(d, "id")}, func(k []string) string {
+				return fmt.Sprintf("%s BETWEEN %d AND %d", k[0], lo, hi)
+			}))
+			g.label("driving: sort key range")
+		}
+	} else {
+		g.label("driving: Scan")
+	}
+	q.where = append(keyConds, q.where...)
+	if g.chance(0.7) {
+		for range 1 + g.r.IntN(2) {
+			p := g.pred(g.r.IntN(2), g.whereTables())
+			q.where = append(q.where, p)
+		}
+	}
+	// WHERE on the optional side of a LEFT join.
+	if opt := g.optional(); len(opt) > 0 && g.chance(0.3) {
+		t := pick(&g.gen, opt)
+		if g.chance(0.5) {
+			c := g.colOf(t, t.unique[0])
+			op := pick(&g.gen, []string{"IS NULL", "IS NOT NULL"})
+			q.where = append(q.where, mkSame(tBool, op, []*expr{c}, func(k []string) string { return "(" + k[0] + " " + op + ")" }))
+			g.label("WHERE: key IS [NOT] NULL on the optional side")
+		} else {
+			q.where = append(q.where, g.pred(1, []*jtable{t}))
+			g.label("WHERE: predicate on the optional side")
+		}
+	}
+	g.finish(q)
+	hasC := false
+	for _, f := range q.from {
+		hasC = hasC || f.t == g.jd.c
+	}
+	if !hasC && g.chance(0.15) {
+		q.consistent = true
+		g.label("--consistent")
+	}
+	return q
+}
+
+// whereTables are the tables a WHERE condition may read.
+func (g *jgen) whereTables() []*jtable { return g.scope }
+
+// optional lists the tables on the optional side of a LEFT (or RIGHT) join.
+func (g *jgen) optional() []*jtable {
+	var out []*jtable
+	for k, f := range g.q.from {
+		if f.join == "LEFT JOIN" {
+			out = append(out, f.t)
+		}
+		if f.join == "RIGHT JOIN" {
+			out = append(out, g.q.from[k-1].t)
+		}
+	}
+	return out
+}
+
+// onExtras adds non-key conditions to a join's ON: on the joined side
+// (pushed into the lookup), on the other side, or across both.
+func (g *jgen) onExtras(f *jfrom, child *jtable) {
+	if !g.chance(0.4) {
+		return
+	}
+	left := g.scope[:len(g.scope)-1]
+	switch g.r.IntN(3) {
+	case 0:
+		f.on = append(f.on, g.pred(g.r.IntN(2), []*jtable{child}))
+		g.label("ON extra: joined side")
+	case 1:
+		f.on = append(f.on, g.pred(0, left))
+		g.label("ON extra: other side")
+	default:
+		a, _ := g.columnOf(tInt, []*jtable{child})
+		b, _ := g.columnOf(tInt, left)
+		op := pick(&g.gen, jcmpOps)
+		f.on = append(f.on, mkSame(tBool, "comparison", []*expr{a, b}, func(k []string) string { return "(" + k[0] + " " + op + " " + k[1] + ")" }))
+		g.label("ON extra: both sides")
+		if op == "=" {
+			g.label("ON extra: a second equality")
+		}
+	}
+}
+
+// childKeyCond is a key condition on a joined table, so that both sides
+// are read by key (hash join).
+func (g *jgen) childKeyCond(t *jtable) *expr {
+	var col *expr
+	var vals []string
+	switch t.alias {
+	case "a":
+		col = g.colOf(t, "ak")
+		for range 1 + g.r.IntN(6) {
+			vals = append(vals, fmt.Sprintf("'A%03d'", g.r.IntN(jaItems+3)))
+		}
+	case "b":
+		col = g.colOf(t, "bk")
+		for range 1 + g.r.IntN(3) {
+			vals = append(vals, fmt.Sprintf("'B%02d'", g.r.IntN(jbKeys+2)))
+		}
+	default:
+		if g.chance(0.5) {
+			col = g.colOf(t, "cg")
+			vals = []string{fmt.Sprintf("'G%d'", g.r.IntN(jcGroups+1))}
+			g.label("both keyed: GSI query on the joined side")
+		} else {
+			col = g.colOf(t, "cid")
+			for range 1 + g.r.IntN(8) {
+				vals = append(vals, strconv.Itoa(1+g.r.IntN(jcItems+3)))
+			}
+		}
+	}
+	if len(vals) == 1 {
+		return mkSame(tBool, "key", []*expr{col}, func(k []string) string { return k[0] + " = " + vals[0] })
+	}
+	return mkSame(tBool, "key", []*expr{col}, func(k []string) string { return k[0] + " IN (" + strings.Join(vals, ", ") + ")" })
+}
+
+// selectExpr draws a select-list expression over the tables in scope.
+func (g *jgen) selectExpr() *expr {
+	switch f := g.r.Float64(); {
+	case f < 0.7:
+		return g.anyColumn(g.scope)
+	case f < 0.78:
+		a, _ := g.columnOf(tInt, g.scope)
+		b, _ := g.columnOf(tInt, g.scope)
+		e := binop(tInt, pick(&g.gen, []string{"+", "-", "*"}), a, b)
+		e.small = true
+		return e
+	case f < 0.86:
+		a, _ := g.columnOf(tStr, g.scope)
+		e := fn(tStr, "COALESCE", a, strLit("none"))
+		e.ascii = true
+		return e
+	case f < 0.9:
+		a, _ := g.columnOf(tStr, g.scope)
+		b, _ := g.columnOf(tStr, g.scope)
+		e := mk(tStr, "CONCAT", []*expr{a, b},
+			func(k []string) string { return "CONCAT(" + k[0] + ", " + k[1] + ")" },
+			func(k []string) string { return "(" + k[0] + " || " + k[1] + ")" })
+		e.ascii = true
+		return e
+	case f < 0.95:
+		return g.pred(0, g.scope)
+	}
+	// An unqualified key attribute that only one table has.
+	names := []string{"id"}
+	for _, t := range g.scope {
+		if t.alias == "b" {
+			names = append(names, "bs")
+		}
+	}
+	n := pick(&g.gen, names)
+	e := leaf(tInt, "unqualified key", n, n)
+	e.small = true
+	return e
+}
+
+// agg draws an aggregate over the tables in scope.
+func (g *jgen) agg() *expr {
+	mkAgg := func(t typ, name string, x *expr) *expr {
+		e := fn(t, name, x)
+		e.agg = true
+		e.label = name
+		if t == tStr {
+			e.ascii = true
+		}
+		return e
+	}
+	switch g.r.IntN(7) {
+	case 0:
+		e := mkSame(tInt, "COUNT(*)", nil, func([]string) string { return "COUNT(*)" })
+		e.agg = true
+		return e
+	case 1:
+		return mkAgg(tInt, "COUNT", g.anyColumn(g.scope))
+	case 2:
+		x := g.anyColumn(g.scope)
+		e := mkSame(tInt, "COUNT(DISTINCT)", []*expr{x}, func(k []string) string { return "COUNT(DISTINCT " + k[0] + ")" })
+		e.agg = true
+		return e
+	case 3:
+		a, _ := g.columnOf(tInt, g.scope)
+		if g.chance(0.3) {
+			b, _ := g.columnOf(tInt, g.scope)
+			a = binop(tInt, "+", a, b)
+		}
+		return mkAgg(tInt, "SUM", a)
+	case 4:
+		a, _ := g.columnOf(tInt, g.scope)
+		e := mkAgg(tInt, "AVG", a)
+		e.approx = true
+		return e
+	}
+	t := pick(&g.gen, []typ{tInt, tStr})
+	a, _ := g.columnOf(t, g.scope)
+	return mkAgg(t, pick(&g.gen, []string{"MIN", "MAX"}), a)
+}
+
+// tieBreak orders rows totally: every table's unique key.
+func (g *jgen) tieBreak(q *jquery) {
+	var keys []*expr
+	for _, f := range q.from {
+		for _, u := range f.t.unique {
+			keys = append(keys, g.colOf(f.t, u))
+		}
+	}
+	if g.chance(0.3) {
+		g.r.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	}
+	for _, k := range keys {
+		q.order = append(q.order, ref{item: -1, e: k, desc: g.chance(0.2)})
+	}
+	q.total = true
+}
+
+func (g *jgen) itemRef(q *jquery, k int) ref {
+	r := ref{item: k, form: refForm(g.r.IntN(3)), desc: g.chance(0.3)}
+	if r.form == byAlias && q.items[k].alias == "" {
+		q.items[k].alias = "x" + strconv.Itoa(k+1)
+	}
+	return r
+}
+
+// finish draws the statement's shape: plain, DISTINCT, aggregate or GROUP BY.
+func (g *jgen) finish(q *jquery) {
+	switch n := g.r.IntN(100); {
+	case n < 42:
+		q.kind = qPlain
+	case n < 55:
+		q.kind = qDistinct
+	case n < 67:
+		q.kind = qAggregate
+	default:
+		q.kind = qGrouped
+	}
+	g.label("shape: " + qkindNames[q.kind])
+	switch q.kind {
+	case qPlain:
+		for range 1 + g.r.IntN(4) {
+			q.items = append(q.items, item{e: g.selectExpr()})
+		}
+		if g.chance(0.2) {
+			// ORDER BY the driving table alone: the order can come from
+			// its read (no Sort), through lookups and hash joins.
+			d := g.jd.d
+			keys := []*expr{g.colOf(d, "id")}
+			if g.chance(0.6) {
+				keys = append([]*expr{jcolRef(d, pick(&g.gen, d.cols))}, keys...)
+			}
+			desc := g.chance(0.4)
+			for _, k := range keys {
+				q.items = append(q.items, item{e: k})
+				q.order = append(q.order, ref{item: len(q.items) - 1, form: byExpr, desc: desc})
+			}
+			q.driverOrder = true
+			g.label("ORDER BY the driving table only")
+			break
+		}
+		if g.chance(0.75) {
+			for range g.r.IntN(3) {
+				k := g.r.IntN(len(q.items))
+				if q.items[k].e.t == tBool {
+					continue
+				}
+				q.order = append(q.order, g.itemRef(q, k))
+			}
+			g.tieBreak(q)
+		}
+	case qDistinct:
+		for range 1 + g.r.IntN(3) {
+			q.items = append(q.items, item{e: g.anyColumn(g.scope)})
+		}
+		if g.chance(0.7) {
+			for _, k := range g.r.Perm(len(q.items)) {
+				q.order = append(q.order, g.itemRef(q, k))
+			}
+			q.total = true
+		}
+	case qAggregate:
+		for range 1 + g.r.IntN(4) {
+			q.items = append(q.items, item{e: g.agg()})
+		}
+	case qGrouped:
+		nKeys := 1 + g.r.IntN(2)
+		for range nKeys {
+			q.items = append(q.items, item{e: g.anyColumn(g.scope), key: true})
+			q.group = append(q.group, g.itemRef(q, len(q.items)-1))
+		}
+		for range 1 + g.r.IntN(3) {
+			q.items = append(q.items, item{e: g.agg()})
+		}
+		if g.chance(0.35) {
+			q.having = g.having(q)
+			g.label("HAVING")
+		}
+		if g.chance(0.7) {
+			if g.chance(0.3) {
+				// An aggregate first, then every key: still total.
+				a := g.agg()
+				if !a.approx {
+					q.order = append(q.order, ref{item: -1, e: a, desc: g.chance(0.5)})
+				}
+			}
+			for k, it := range q.items {
+				if it.key {
+					q.order = append(q.order, ref{item: k, form: byOrdinal, desc: g.chance(0.3)})
+				}
+			}
+			q.total = true
+		}
+	}
+	for i := range q.items {
+		if q.items[i].alias == "" && g.chance(0.2) {
+			q.items[i].alias = "x" + strconv.Itoa(i+1)
+		}
+	}
+	exact := true
+	for _, it := range q.items {
+		exact = exact && !it.e.approx
+	}
+	if (q.ordered() && g.chance(0.5)) || (!q.ordered() && q.kind != qAggregate && exact && g.chance(0.25)) {
+		q.limit = pick(&g.gen, []int{0, 1, 2, 3, 5, 10, 40})
+		if g.chance(0.4) {
+			q.offset = pick(&g.gen, []int{0, 1, 4, 20})
+			q.limitForm = g.r.IntN(2)
+		}
+		g.label("LIMIT")
+		if q.offset >= 0 {
+			g.label("OFFSET")
+		}
+		if !q.ordered() {
+			g.label("LIMIT without ORDER BY")
+		}
+	}
+	if q.ordered() {
+		g.label("ORDER BY (total)")
+	}
+	if q.kind == qGrouped && len(q.group) > 1 {
+		g.label("GROUP BY two keys")
+	}
+}
+
+// having draws a HAVING condition: an aggregate or a key against a literal.
+func (g *jgen) having(q *jquery) *expr {
+	one := func() *expr {
+		if g.chance(0.3) {
+			for _, it := range q.items {
+				if it.key && it.e.t != tMixed {
+					op := pick(&g.gen, jcmpOps)
+					return mkSame(tBool, "HAVING key", []*expr{it.e, g.litFor(it.e)}, func(x []string) string { return "(" + x[0] + " " + op + " " + x[1] + ")" })
+				}
+			}
+		}
+		var a *expr
+		for a == nil || a.approx {
+			a = g.agg()
+		}
+		var lit *expr
+		if a.t == tStr {
+			lit = strLit(pick(&g.gen, jwords))
+		} else {
+			lit = intLit(g.r.Int64N(12) - 2)
+		}
+		op := pick(&g.gen, jcmpOps)
+		return mkSame(tBool, "HAVING aggregate", []*expr{a, lit}, func(x []string) string { return "(" + x[0] + " " + op + " " + x[1] + ")" })
+	}
+	if g.chance(0.3) {
+		op := pick(&g.gen, []string{"AND", "OR"})
+		return mkSame(tBool, op, []*expr{one(), one()}, func(x []string) string { return "(" + x[0] + " " + op + " " + x[1] + ")" })
+	}
+	return one()
+}
+
+// shrinks lists smaller variants of q, most drastic first.
+func (q *jquery) shrinks() []*jquery {
+	var out []*jquery
+	add := func(f func(c *jquery) bool) {
+		c := q.copy()
+		if f(c) {
+			out = append(out, c)
+		}
+	}
+	add(func(c *jquery) bool { ok := c.limit >= 0; c.limit, c.offset = -1, -1; return ok })
+	add(func(c *jquery) bool { ok := c.having != nil; c.having = nil; return ok })
+	add(func(c *jquery) bool {
+		ok := len(c.order) > 0
+		c.order, c.total, c.limit, c.offset = nil, false, -1, -1
+		return ok
+	})
+	for k, e := range q.where {
+		if e.label == "key" && k == 0 {
+			continue
+		}
+		add(func(c *jquery) bool { c.where = append(c.where[:k:k], c.where[k+1:]...); return true })
+		for _, s := range simplifications(e) {
+			add(func(c *jquery) bool { c.where[k] = s; return true })
+		}
+	}
+	for i, f := range q.from {
+		for k := 1; k < len(f.on); k++ {
+			add(func(c *jquery) bool { c.from[i].on = append(c.from[i].on[:k:k], c.from[i].on[k+1:]...); return true })
+		}
+		if f.join == "LEFT JOIN" {
+			add(func(c *jquery) bool { c.from[i].join = "JOIN"; return true })
+		}
+	}
+	for k := range q.items {
+		add(func(c *jquery) bool {
+			if len(c.items) < 2 || c.items[k].key {
+				return false
+			}
+			for _, rs := range [][]ref{c.group, c.order} {
+				for i := range rs {
+					if rs[i].item == k {
+						return false
+					}
+					if rs[i].item > k {
+						rs[i].item--
+					}
+				}
+			}
+			c.items = append(c.items[:k:k], c.items[k+1:]...)
+			return true
+		})
+	}
+	return out
+}
