@@ -23,6 +23,10 @@ dynalite: $(DYNALITE_DIR)/node_modules/.package-lock.json
 $(DYNALITE_DIR)/node_modules/.package-lock.json: $(DYNALITE_DIR)/package.json $(DYNALITE_DIR)/package-lock.json
 	npm ci --prefix $(DYNALITE_DIR) --ignore-scripts --no-audit --no-fund --loglevel=error
 
-## bench: run every benchmark (no tests)
+## bench: run every benchmark (no tests), then the fast read path's target
+## ratios (exec/dynamo/wire TestTargets, best of DDBSQL_BENCH_ROUNDS rounds
+## against the in-process replay server) and the 1 M-item SELECT * memory check
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	DDBSQL_BENCH=1 $(GO) test -count=1 -run '^TestTargets$$' -v -timeout 60m ./exec/dynamo/wire/
+	$(GO) test -count=1 -run '^$$' -bench '^BenchmarkPeakRSS1M$$' -benchtime 1x ./exec/dynamo/wire/

@@ -41,6 +41,10 @@ func newReadOp(env *Env, a *planner.Access) *readOp {
 func (op *readOp) start(ctx context.Context) error {
 	op.started = true
 	if len(op.pagers) == 1 {
+		if op.access.ReadAhead {
+			// Overlap fetching the next page with processing this one.
+			op.scan = startSegments(ctx, op.pagers)
+		}
 		return nil
 	}
 	if len(op.access.Scans) > 1 {

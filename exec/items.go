@@ -51,6 +51,16 @@ func itemColumns(items []value.Value, keys []string) []string {
 	return append(out, rest...)
 }
 
+// ItemsBatch converts SDK items into the batch the read operators produce
+// (the fast read path falls back to it for bodies it does not decode).
+func ItemsBatch(mem memory.Allocator, items []map[string]types.AttributeValue, keys []string) (arrow.RecordBatch, error) {
+	vals, err := convertItems(items)
+	if err != nil {
+		return nil, err
+	}
+	return itemsBatch(mem, vals, keys), nil
+}
+
 // itemsBatch builds one batch with a column per attribute present.
 func itemsBatch(mem memory.Allocator, items []value.Value, keys []string) arrow.RecordBatch {
 	return qualifiedItemsBatch(mem, items, keys, -1)

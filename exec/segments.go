@@ -15,6 +15,8 @@ import (
 // segment reading its next page as soon as the previous one is handed over
 // (one page buffered per segment), and yields pages as they arrive.
 type segmentReader struct {
+	ctx     context.Context
+	op      string // Query or Scan, for messages
 	ch      chan segmentPage
 	cancel  context.CancelFunc
 	running int
@@ -31,7 +33,7 @@ type segmentPage struct {
 
 func startSegments(ctx context.Context, pagers []*pager) *segmentReader {
 	ctx, cancel := context.WithCancel(ctx)
-	r := &segmentReader{ch: make(chan segmentPage, len(pagers)), cancel: cancel, running: len(pagers)}
+	r := &segmentReader{ctx: ctx, op: pagers[0].op(), ch: make(chan segmentPage, len(pagers)), cancel: cancel, running: len(pagers)}
 	for _, p := range pagers {
 		r.wg.Add(1)
 		go func(p *pager) {
@@ -63,7 +65,15 @@ func startSegments(ctx context.Context, pagers []*pager) *segmentReader {
 // when every segment has finished.
 func (r *segmentReader) next(wantEmpty bool) (segmentPage, error) {
 	for r.running > 0 {
-		msg := <-r.ch
+		var msg segmentPage
+		select {
+		case msg = <-r.ch:
+		case <-r.ctx.Done():
+			// A segment that saw the cancellation may have quit without
+			// sending; the statement's context says why.
+			r.stop()
+			return segmentPage{}, DynamoError(r.op, r.ctx.Err())
+		}
 		switch {
 		case msg.done:
 			r.running--

@@ -62,6 +62,10 @@ type Access struct {
 	Filters       []expr.Expr
 	// Estimate is the expected cost, from DescribeTable.
 	Estimate Estimate
+	// ReadAhead lets exec request the next page while the current one is
+	// processed: set when every page will be read anyway (no LIMIT can stop
+	// the read early), so it never sends a request the statement does not need.
+	ReadAhead bool
 	// singleItem: the key condition fixes the sort key, so each Query reads
 	// at most one item.
 	singleItem bool

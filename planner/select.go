@@ -51,7 +51,28 @@ func PlanSelect(ctx context.Context, cat Catalog, in SelectInput, opts Options) 
 	if err := sp.bindClauses(); err != nil {
 		return nil, err
 	}
-	return sp.build()
+	p, err := sp.build()
+	if err != nil {
+		return nil, err
+	}
+	markReadAhead(p.Root, sp.count < 0)
+	return p, nil
+}
+
+// markReadAhead allows read-ahead on reads that will run to their end: all
+// of them without LIMIT, and a hash join's build side in any case.
+func markReadAhead(n Node, complete bool) {
+	switch t := n.(type) {
+	case *Access:
+		t.ReadAhead = complete
+	case *HashJoin:
+		markReadAhead(t.Probe, complete)
+		markReadAhead(t.Build, true)
+		return
+	}
+	for _, in := range n.Inputs() {
+		markReadAhead(in, complete)
+	}
 }
 
 func (sp *selectPlanner) resolveFrom(paths map[string]value.Path) error {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/dynamo/wire"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner"
@@ -96,6 +97,7 @@ func readAll(r io.Reader) (string, error) {
 
 func connect(ctx context.Context, cfg *config, io streams) (*session.Session, error) {
 	var client dynamo.Client = io.client
+	var raw exec.RawReader // the fast read path, for real DynamoDB connections
 	if client == nil && (cfg.demo || len(cfg.data.sources) > 0) {
 		oc, err := openOffline(ctx, cfg)
 		if err != nil {
@@ -109,8 +111,10 @@ func connect(ctx context.Context, cfg *config, io streams) (*session.Session, er
 			return nil, &exec.Error{Code: exec.CodeCredentials, Msg: err.Error()}
 		}
 		client = conn.Client
+		raw = wire.New(conn.Client)
 	}
 	s := session.New(client, io.out, io.err)
+	s.Raw = raw
 	s.Format = strings.ToLower(cfg.format)
 	s.Stats = session.StatsOff
 	if cfg.stats != "" {

@@ -1,0 +1,146 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"net/http"
+	"strconv"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/exec/columnar"
+	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner"
+)
+
+// doerFunc is an in-process HTTP client for the SDK.
+type doerFunc func(*http.Request) (*http.Response, error)
+
+func (f doerFunc) Do(r *http.Request) (*http.Response, error) { return f(r) }
+
+// cannedClient is a real SDK client whose HTTP client answers a request
+// with status and body (and DynamoDB's CRC32 header); a request that
+// continues from an ExclusiveStartKey gets an empty last page.
+func cannedClient(status int, first []byte) *dynamodb.Client {
+	return bodyClient(status, first, func(b []byte) (io.Reader, int64) { return bytes.NewReader(b), int64(len(b)) })
+}
+
+// bodyClient is cannedClient with the response body (and its announced
+// length, -1 for unknown) made by wrap.
+func bodyClient(status int, first []byte, wrap func([]byte) (io.Reader, int64)) *dynamodb.Client {
+	return dynamodb.New(dynamodb.Options{
+		Region:           "us-east-1",
+		BaseEndpoint:     aws.String("http://wire.test"),
+		Credentials:      credentials.NewStaticCredentialsProvider("k", "s", ""),
+		RetryMaxAttempts: 1,
+		HTTPClient: doerFunc(func(r *http.Request) (*http.Response, error) {
+			body := first
+			if r.Body != nil {
+				req, _ := io.ReadAll(r.Body)
+				r.Body.Close()
+				if bytes.Contains(req, []byte("ExclusiveStartKey")) {
+					body = []byte(`{"Items":[],"Count":0,"ScannedCount":0}`)
+				}
+			}
+			h := http.Header{}
+			h.Set("Content-Type", "application/x-amz-json-1.0")
+			h.Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
+			if status != 200 {
+				h.Set("X-Amzn-Errortype", "ValidationException")
+			}
+			rd, size := wrap(body)
+			return &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(rd),
+				ContentLength: size, Request: r, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}, nil
+		}),
+	})
+}
+
+// viaExec runs one Scan page through exec's read operator: with raw nil
+// this is exactly exec's SDK path (client.Scan, value.FromItem,
+// qualifiedItemsBatch); with raw set, the fast path. It returns the first
+// batch (nil when the page is empty) and the error.
+func viaExec(t testing.TB, client *dynamodb.Client, raw exec.RawReader, mem memory.Allocator, keys []string) (arrow.RecordBatch, error) {
+	t.Helper()
+	env := &exec.Env{Client: client, Mem: mem, Stats: exec.NewStats(), Raw: raw}
+	a := &planner.Access{Op: planner.OpScan, Table: "t", Scans: []*dynamodb.ScanInput{{TableName: aws.String("t")}}, KeyAttrs: keys}
+	op, err := exec.Build(env, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer op.Close()
+	rec, err := op.Next(context.Background())
+	if errors.Is(err, io.EOF) {
+		return nil, nil
+	}
+	return rec, err
+}
+
+// diffBatches reports the first difference between two batches: field
+// names, types, encodings, row counts, then every value (compared by
+// value.Order and by its exact encoding).
+func diffBatches(want, got arrow.RecordBatch) error {
+	if (want == nil) != (got == nil) {
+		return fmt.Errorf("batch presence: want %v, got %v", want != nil, got != nil)
+	}
+	if want == nil {
+		return nil
+	}
+	if want.NumRows() != got.NumRows() || want.NumCols() != got.NumCols() {
+		return fmt.Errorf("shape: want %d rows × %d cols %v, got %d × %d %v", want.NumRows(), want.NumCols(), fieldNames(want), got.NumRows(), got.NumCols(), fieldNames(got))
+	}
+	for c := 0; c < int(want.NumCols()); c++ {
+		wf, gf := want.Schema().Field(c), got.Schema().Field(c)
+		if wf.Name != gf.Name || !arrow.TypeEqual(wf.Type, gf.Type) || !wf.Metadata.Equal(gf.Metadata) || wf.Nullable != gf.Nullable {
+			return fmt.Errorf("field %d: want %v, got %v", c, wf, gf)
+		}
+		wc, gc := columnar.ColumnOf(want, c), columnar.ColumnOf(got, c)
+		if wc.Encoding() != gc.Encoding() {
+			return fmt.Errorf("column %q: encoding want %d, got %d", wf.Name, wc.Encoding(), gc.Encoding())
+		}
+		for r := 0; r < int(want.NumRows()); r++ {
+			wv, gv := wc.Value(r), gc.Value(r)
+			if wv.Kind() != gv.Kind() || value.Order(wv, gv) != 0 ||
+				!bytes.Equal(value.AppendBinary(nil, wv), value.AppendBinary(nil, gv)) {
+				return fmt.Errorf("column %q row %d: want %s %s, got %s %s", wf.Name, r, wv.Kind(), wv.JSON(), gv.Kind(), gv.JSON())
+			}
+		}
+	}
+	return nil
+}
+
+func fieldNames(rec arrow.RecordBatch) []string {
+	var out []string
+	for _, f := range rec.Schema().Fields() {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+func errCode(err error) string {
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	if err != nil {
+		return "other"
+	}
+	return ""
+}
+
+func release(recs ...arrow.RecordBatch) {
+	for _, r := range recs {
+		if r != nil {
+			r.Release()
+		}
+	}
+}
