@@ -5,18 +5,23 @@ import (
 	"hash/maphash"
 )
 
-// groupTable finds groups by their encoded key with open addressing over
-// flat arrays: a slot holds the key's hash and the group's number, and keys
-// live back to back in one arena. With many groups this touches far fewer
-// cache lines per row than a map of pointers to groups.
+// groupTable finds groups by their encoded key with open addressing: a slot
+// holds the key's hash, where the key sits in one shared arena, and the
+// group's number, so a lookup touches the slot and the key bytes and little
+// else. With many groups this beats a map of pointers to groups, whose
+// lookups chase several pointers into scattered memory.
 type groupTable struct {
 	seed   maphash.Seed
-	hashes []uint64 // per slot; 0 marks an empty slot
-	slots  []int32  // per slot: group number
+	slots  []groupSlot
 	groups []*group // by number
 	arena  []byte   // every key, back to back
-	ends   []int    // ends[n] is where key n ends in arena
 	mask   uint64
+}
+
+type groupSlot struct {
+	hash     uint64 // 0 marks an empty slot
+	off, len uint32 // the key in the arena
+	group    int32
 }
 
 func newGroupTable() groupTable {
@@ -25,51 +30,45 @@ func newGroupTable() groupTable {
 	return t
 }
 
-func (t *groupTable) key(n int32) []byte {
-	start := 0
-	if n > 0 {
-		start = t.ends[n-1]
-	}
-	return t.arena[start:t.ends[n]]
-}
-
 func (t *groupTable) hash(key []byte) uint64 { return maphash.Bytes(t.seed, key) | 1 }
 
 func (t *groupTable) find(key []byte) *group {
 	h := t.hash(key)
-	for i := h & t.mask; t.hashes[i] != 0; i = (i + 1) & t.mask {
-		if t.hashes[i] == h && bytes.Equal(t.key(t.slots[i]), key) {
-			return t.groups[t.slots[i]]
+	for i := h & t.mask; t.slots[i].hash != 0; i = (i + 1) & t.mask {
+		s := &t.slots[i]
+		if s.hash == h && int(s.len) == len(key) && bytes.Equal(t.arena[s.off:s.off+s.len], key) {
+			return t.groups[s.group]
 		}
 	}
 	return nil
 }
 
 func (t *groupTable) insert(key []byte, g *group) {
-	if 2*(len(t.groups)+1) > len(t.hashes) {
-		t.resize(2 * len(t.hashes))
+	if 2*(len(t.groups)+1) > len(t.slots) {
+		t.resize(2 * len(t.slots))
 	}
-	n := int32(len(t.groups))
+	s := groupSlot{hash: t.hash(key), off: uint32(len(t.arena)), len: uint32(len(key)), group: int32(len(t.groups))}
 	t.groups = append(t.groups, g)
 	t.arena = append(t.arena, key...)
-	t.ends = append(t.ends, len(t.arena))
-	t.place(t.hash(key), n)
+	t.place(s)
 }
 
-func (t *groupTable) place(h uint64, n int32) {
-	i := h & t.mask
-	for t.hashes[i] != 0 {
+func (t *groupTable) place(s groupSlot) {
+	i := s.hash & t.mask
+	for t.slots[i].hash != 0 {
 		i = (i + 1) & t.mask
 	}
-	t.hashes[i], t.slots[i] = h, n
+	t.slots[i] = s
 }
 
 // resize rehashes into size slots (a power of two).
 func (t *groupTable) resize(size int) {
-	t.hashes = make([]uint64, size)
-	t.slots = make([]int32, size)
+	old := t.slots
+	t.slots = make([]groupSlot, size)
 	t.mask = uint64(size - 1)
-	for n := range t.groups {
-		t.place(t.hash(t.key(int32(n))), int32(n))
+	for _, s := range old {
+		if s.hash != 0 {
+			t.place(s)
+		}
 	}
 }
