@@ -144,6 +144,12 @@ func (sp *selectPlanner) baseNeeds() needs {
 	if sp.star {
 		return needs{star: true}
 	}
+	return needs{}.with(sp.aboveWhere(), 0)
+}
+
+// aboveWhere lists the expressions evaluated after the read: the select
+// list, GROUP BY, HAVING and ORDER BY.
+func (sp *selectPlanner) aboveWhere() []expr.Expr {
 	var es []expr.Expr
 	for _, it := range sp.items {
 		es = append(es, it.expr)
@@ -155,7 +161,7 @@ func (sp *selectPlanner) baseNeeds() needs {
 	for _, k := range sp.order {
 		es = append(es, k.Expr)
 	}
-	return needs{}.with(es, 0)
+	return es
 }
 
 func (sp *selectPlanner) onlyCountInOrder() bool {

@@ -124,17 +124,7 @@ func (jp *joinPlanner) classify() {
 // needsOf collects the attributes of item s the statement uses anywhere.
 func (jp *joinPlanner) needsOf(s int) needs {
 	sp := jp.sp
-	var es []expr.Expr
-	for _, it := range sp.items {
-		es = append(es, it.expr)
-	}
-	es = append(es, sp.groups...)
-	if sp.having != nil {
-		es = append(es, sp.having)
-	}
-	for _, k := range sp.order {
-		es = append(es, k.Expr)
-	}
+	es := sp.aboveWhere()
 	for _, pc := range jp.pool {
 		es = append(es, pc.cond)
 	}
