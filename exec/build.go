@@ -9,14 +9,27 @@ import (
 // Build turns a plan tree into operators; with env.Analysis set, every
 // operator is wrapped to count its rows and time.
 func Build(env *Env, n planner.Node) (Operator, error) {
-	op, err := build(env, n)
+	return buildWith(env, n, nil)
+}
+
+// leafFunc supplies operators for plan leaves Build does not know (tests
+// feed prepared batches this way); ok is false for every other node.
+type leafFunc func(n planner.Node) (op Operator, ok bool)
+
+func buildWith(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
+	if leaf != nil {
+		if op, ok := leaf(n); ok {
+			return op, nil
+		}
+	}
+	op, err := build(env, n, leaf)
 	if err != nil || env.Analysis == nil {
 		return op, err
 	}
 	return &analyzedOp{inner: op, actual: env.Analysis.get(n)}, nil
 }
 
-func build(env *Env, n planner.Node) (Operator, error) {
+func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 	switch t := n.(type) {
 	case *planner.Access:
 		switch {
@@ -31,11 +44,11 @@ func build(env *Env, n planner.Node) (Operator, error) {
 		return &oneRowOp{env: env}, nil
 	}
 	if hj, ok := n.(*planner.HashJoin); ok {
-		probe, err := Build(env, hj.Probe)
+		probe, err := buildWith(env, hj.Probe, leaf)
 		if err != nil {
 			return nil, err
 		}
-		build, err := Build(env, hj.Build)
+		build, err := buildWith(env, hj.Build, leaf)
 		if err != nil {
 			probe.Close()
 			return nil, err
@@ -46,7 +59,7 @@ func build(env *Env, n planner.Node) (Operator, error) {
 	if len(inputs) != 1 {
 		return nil, execErrorf(CodeInternal, "plan node %T has %d inputs", n, len(inputs))
 	}
-	in, err := Build(env, inputs[0])
+	in, err := buildWith(env, inputs[0], leaf)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"strings"
@@ -124,45 +123,12 @@ func (*otLeaf) Inputs() []planner.Node { return nil }
 
 // otBuild builds a plan the way Build does, accepting otLeaf leaves.
 func otBuild(env *Env, n planner.Node) (Operator, error) {
-	if hj, ok := n.(*planner.HashJoin); ok {
-		probe, err := otBuild(env, hj.Probe)
-		if err != nil {
-			return nil, err
+	return buildWith(env, n, func(n planner.Node) (Operator, bool) {
+		if l, ok := n.(*otLeaf); ok {
+			return l.op, true
 		}
-		build, err := otBuild(env, hj.Build)
-		if err != nil {
-			return nil, err
-		}
-		return newHashJoinOp(env, hj, probe, build), nil
-	}
-	switch t := n.(type) {
-	case *otLeaf:
-		return t.op, nil
-	case *planner.Access:
-		return Build(env, t)
-	}
-	in, err := otBuild(env, n.Inputs()[0])
-	if err != nil {
-		return nil, err
-	}
-	switch t := n.(type) {
-	case *planner.Filter:
-		return &filterOp{env: env, pred: t.Pred, input: in}, nil
-	case *planner.Aggregate:
-		return &aggregateOp{env: env, node: t, input: in}, nil
-	case *planner.Project:
-		if t.Star {
-			return &starOp{env: env, input: in}, nil
-		}
-		return &projectOp{env: env, exprs: t.Exprs, names: t.Names, input: in}, nil
-	case *planner.Distinct:
-		return &distinctOp{env: env, input: in}, nil
-	case *planner.Sort:
-		return &sortOp{env: env, keys: t.Keys, topN: t.TopN, input: in}, nil
-	case *planner.Limit:
-		return newLimitOp(in, t.Offset, t.Count), nil
-	}
-	return nil, fmt.Errorf("otBuild: no operator for %T", n)
+		return nil, false
+	})
 }
 
 func otMustBuild(t *testing.T, env *Env, n planner.Node) Operator {
