@@ -19,39 +19,16 @@ import (
 	"github.com/ddbsql/ddbsql/exec/value"
 )
 
-// countingClient counts requests by operation and can hold back keys of
-// BatchGetItem requests as UnprocessedKeys, as DynamoDB does under load.
-type countingClient struct {
+// holdBackClient holds back keys of BatchGetItem requests as
+// UnprocessedKeys, as DynamoDB does under load (the spy counts requests).
+type holdBackClient struct {
 	dynamo.Client
 	mu        sync.Mutex
-	calls     map[string]int
 	holdBack  int // BatchGetItem requests still to answer partially
 	heldTotal int
 }
 
-func (c *countingClient) count(op string) {
-	c.mu.Lock()
-	c.calls[op]++
-	c.mu.Unlock()
-}
-
-func (c *countingClient) Query(ctx context.Context, in *dynamodb.QueryInput, o ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	c.count("Query")
-	return c.Client.Query(ctx, in, o...)
-}
-
-func (c *countingClient) Scan(ctx context.Context, in *dynamodb.ScanInput, o ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	c.count("Scan")
-	return c.Client.Scan(ctx, in, o...)
-}
-
-func (c *countingClient) GetItem(ctx context.Context, in *dynamodb.GetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	c.count("GetItem")
-	return c.Client.GetItem(ctx, in, o...)
-}
-
-func (c *countingClient) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
-	c.count("BatchGetItem")
+func (c *holdBackClient) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, o ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
 	c.mu.Lock()
 	hold := c.holdBack > 0
 	if hold {
@@ -84,10 +61,15 @@ func (c *countingClient) BatchGetItem(ctx context.Context, in *dynamodb.BatchGet
 	return out, nil
 }
 
-func (c *countingClient) calls0(op string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.calls[op]
+// calls counts the recorded requests of one operation.
+func (c *spyClient) calls(op string) int {
+	n := 0
+	for _, r := range c.requests() {
+		if r.Op == op {
+			n++
+		}
+	}
+	return n
 }
 
 // joinTables builds a 250-item driving partition whose cust attribute takes
@@ -126,8 +108,9 @@ func TestLookupJoinRequests(t *testing.T) {
 	}
 	sql := fmt.Sprintf("SELECT o.SK, c.name FROM `%s` o JOIN `%s` c ON o.cust = c.id WHERE o.PK = 'ORD'", orders.Named(prefix), custs.Named(prefix))
 
-	run := func(t *testing.T, hold int) (*countingClient, []string) {
-		cc := &countingClient{Client: client, calls: map[string]int{}, holdBack: hold}
+	run := func(t *testing.T, hold int) (*spyClient, *holdBackClient, []string) {
+		hb := &holdBackClient{Client: client, holdBack: hold}
+		cc := spy(hb)
 		var out, errOut bytes.Buffer
 		s := session.New(cc, &out, &errOut)
 		s.Format = "csv"
@@ -135,18 +118,18 @@ func TestLookupJoinRequests(t *testing.T) {
 			t.Fatalf("%v\n%s", err, errOut.String())
 		}
 		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-		return cc, lines[1:]
+		return cc, hb, lines[1:]
 	}
 
 	t.Run("120 distinct keys take exactly 2 BatchGetItem requests", func(t *testing.T) {
-		cc, rows := run(t, 0)
+		cc, _, rows := run(t, 0)
 		if len(rows) != 250 {
 			t.Fatalf("got %d rows, want 250", len(rows))
 		}
-		if got := cc.calls0("BatchGetItem"); got != 2 {
+		if got := cc.calls("BatchGetItem"); got != 2 {
 			t.Fatalf("BatchGetItem requests = %d, want 2", got)
 		}
-		if got := cc.calls0("Query"); got != 1 {
+		if got := cc.calls("Query"); got != 1 {
 			t.Fatalf("Query requests = %d, want 1", got)
 		}
 		for i, r := range rows {
@@ -158,12 +141,12 @@ func TestLookupJoinRequests(t *testing.T) {
 	})
 
 	t.Run("unprocessed keys are retried until every row is there", func(t *testing.T) {
-		cc, rows := run(t, 3)
+		cc, hb, rows := run(t, 3)
 		if len(rows) != 250 {
 			t.Fatalf("got %d rows, want 250", len(rows))
 		}
-		if cc.heldTotal == 0 || cc.calls0("BatchGetItem") <= 2 {
-			t.Fatalf("the test did not hold back keys: held %d, requests %d", cc.heldTotal, cc.calls0("BatchGetItem"))
+		if hb.heldTotal == 0 || cc.calls("BatchGetItem") <= 2 {
+			t.Fatalf("the test did not hold back keys: held %d, requests %d", hb.heldTotal, cc.calls("BatchGetItem"))
 		}
 	})
 }
