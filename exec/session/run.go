@@ -57,6 +57,7 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	if err != nil {
 		return err
 	}
+	s.printNotes(p)
 	ctx, cancel := s.statementContext(ctx)
 	defer cancel()
 	stats := exec.NewStats()
@@ -75,6 +76,17 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	stats.Finish()
 	s.report(stats, err)
 	return s.explainFailure(err, stats)
+}
+
+// printNotes writes the plan's notes on stderr, before any row, so that
+// they are seen even when the result goes to a file.
+func (s *Session) printNotes(p *planner.Plan) {
+	if s.Err == nil {
+		return
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(s.Err, "note: %s\n", n)
+	}
 }
 
 // explainFailure adds what a failed statement had already read and
