@@ -34,8 +34,8 @@ func isDoubleQuoted(src string, t token) bool {
 // quotedValues lists, once each and in AST walk order, the lone "…" names of
 // a SELECT that stand where SQL usually writes a value: right of a
 // comparison or LIKE, in an IN list, as a BETWEEN bound, as the second
-// argument of begins_with or contains, after CASE x WHEN, and anywhere in a
-// SELECT without FROM (which has no attributes at all).
+// argument of begins_with, contains or attribute_type, after CASE x WHEN,
+// and anywhere in a SELECT without FROM (which has no attributes at all).
 func quotedValues(ast *sqlparser.Select, lone map[string]bool) []string {
 	if len(lone) == 0 {
 		return nil
@@ -71,7 +71,7 @@ func quotedValues(ast *sqlparser.Select, lone map[string]bool) []string {
 			add(n.From)
 			add(n.To)
 		case *sqlparser.FuncExpr:
-			if name := lower(n.Name.String()); (name == "begins_with" || name == "contains") && len(n.Exprs) == 2 {
+			if name := lower(n.Name.String()); valueArgFuncs[name] && len(n.Exprs) == 2 {
 				if ae, ok := n.Exprs[1].(*sqlparser.AliasedExpr); ok {
 					add(ae.Expr)
 				}
@@ -87,6 +87,10 @@ func quotedValues(ast *sqlparser.Select, lone map[string]bool) []string {
 	}, ast)
 	return out
 }
+
+// valueArgFuncs are the functions whose second argument is a value in
+// practice: a prefix, an element, a type name.
+var valueArgFuncs = setOf("begins_with", "contains", "attribute_type")
 
 // isNoFrom reports whether sqlparser read the SELECT as having no FROM: it
 // fills in MySQL's FROM dual then.

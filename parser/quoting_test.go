@@ -207,7 +207,7 @@ func TestQuotedValues(t *testing.T) {
 		{`SELECT * FROM t WHERE status = "open"`, []string{"open"}},
 		{`SELECT * FROM t WHERE PK = "USER#1" AND "SK" > "b" AND "c" < 'd'`, []string{"USER#1", "b"}},
 		{`SELECT * FROM t WHERE x LIKE "a%" OR y NOT LIKE "b_"`, []string{"a%", "b_"}},
-		{`SELECT * FROM t WHERE begins_with("SK", "DOC#") AND contains(tags, "x") AND size("n") > 1`, []string{"DOC#", "x"}},
+		{`SELECT * FROM t WHERE begins_with("SK", "DOC#") AND contains(tags, "x") AND size("n") > 1 AND attribute_type(a, "S")`, []string{"DOC#", "x", "S"}},
 		{`SELECT * FROM t WHERE x IN ("a", 'b', "c") AND y NOT IN ["d"]`, []string{"a", "c", "d"}},
 		{`SELECT * FROM t WHERE x BETWEEN "a" AND "b"`, []string{"a", "b"}},
 		{`SELECT CASE x WHEN "a" THEN 1 END FROM t`, []string{"a"}},
