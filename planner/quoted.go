@@ -45,7 +45,8 @@ func withQuotedHint(err error, names []string) error {
 		return err
 	}
 	out := *pe
-	out.Hint = quotedNote(names)
+	note := quotedNote(names)
+	out.Hint, out.Notes = note, append(append([]string(nil), pe.Notes...), note)
 	if pe.Hint != "" {
 		out.Hint += "\n" + pe.Hint
 	}

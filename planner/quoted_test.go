@@ -31,6 +31,9 @@ func TestWithQuotedHint(t *testing.T) {
 	if want := quotedNote([]string{"x"}) + "\nadd = or IN"; pe.Hint != want {
 		t.Errorf("hint %q, want %q", pe.Hint, want)
 	}
+	if len(pe.Notes) != 1 || pe.Notes[0] != quotedNote([]string{"x"}) {
+		t.Errorf("notes %q", pe.Notes)
+	}
 	if scan.Hint != "add = or IN" {
 		t.Errorf("the original error was changed: %q", scan.Hint)
 	}

@@ -375,6 +375,18 @@ func (e *replEnv) testScanQuestion(t *testing.T) {
 	s.send("n\r")
 	s.expect("error: ")
 	s.expect(e.prompt())
+	// A double-quoted key "value" is a name: the note comes with the question.
+	s.send(e.sql(`SELECT SK FROM {app} WHERE PK = "WS#hooli";` + "\r"))
+	s.expect(`note: "WS#hooli" is a name here, not a string`)
+	s.expect("write 'WS#hooli'")
+	s.expect("RCU). Run it? [y/N] ")
+	s.send("n\r")
+	s.expect("error: ")
+	s.expect(e.prompt())
+	// A statement that runs shows its note too, before its rows.
+	s.send(e.sql(`SELECT SK FROM {app} WHERE PK = 'WS#hooli' AND SK = "META";` + "\r"))
+	s.expect(`note: "META" is a name here, not a string`)
+	s.expect(e.prompt())
 	s.send("\\q\r")
 	s.waitExit()
 }

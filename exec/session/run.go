@@ -57,7 +57,7 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	if err != nil {
 		return err
 	}
-	s.printNotes(p)
+	s.printNotes(p.Notes)
 	ctx, cancel := s.statementContext(ctx)
 	defer cancel()
 	stats := exec.NewStats()
@@ -78,14 +78,18 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	return s.explainFailure(err, stats)
 }
 
-// printNotes writes the plan's notes on stderr, before any row, so that
+// printNotes writes a plan's notes on stderr, before any row, so that
 // they are seen even when the result goes to a file.
-func (s *Session) printNotes(p *planner.Plan) {
-	if s.Err == nil {
+func (s *Session) printNotes(notes []string) {
+	w := s.Notes
+	if w == nil {
+		w = s.Err
+	}
+	if w == nil {
 		return
 	}
-	for _, n := range p.Notes {
-		fmt.Fprintf(s.Err, "note: %s\n", n)
+	for _, n := range notes {
+		fmt.Fprintf(w, "note: %s\n", n)
 	}
 }
 
