@@ -96,7 +96,7 @@ func dashTrap(src string, dash int) *Error {
 	text := src[start:end]
 	return errAt(CodeSyntax, start,
 		"'--' starts a comment, so "+text+" would be cut at '--' and the rest of the line ignored",
-		"write `"+text+"` in backticks if it is a name, '"+text+"' in quotes if it is a value, or put a blank before -- for a comment")
+		"write `"+text+"` in backticks if it is a name, '"+text+"' in single quotes if it is a value, or put a blank before -- for a comment")
 }
 
 // badToken explains a byte sqlparser cannot tokenize.
