@@ -17,13 +17,13 @@ func checkTokens(src string, toks []token) *Error {
 		text := src[t.start:t.end]
 		switch {
 		case t.open:
-			return unterminated(t)
+			return unterminated(src, t)
 		case t.glued && text[0] == '#':
 			return hashTrap(src, t.start)
 		case t.glued:
 			return dashTrap(src, t.start)
-		case t.kind == tkQuoted && text == "``":
-			return errAt(CodeSyntax, t.start, "empty name ``", "a backticked name needs at least one character")
+		case t.kind == tkQuoted && len(text) == 2:
+			return errAt(CodeSyntax, t.start, "empty name "+text, "a quoted name needs at least one character; strings take single quotes: ''")
 		case t.kind == tkBad:
 			return badToken(src, t)
 		case t.kind == tkDollar:
@@ -37,9 +37,13 @@ func checkTokens(src string, toks []token) *Error {
 	return nil
 }
 
-func unterminated(t token) *Error {
+func unterminated(src string, t token) *Error {
 	switch t.kind {
 	case tkQuoted:
+		if src[t.start] == '"' {
+			return errAt(CodeSyntax, t.start, "unterminated quoted name",
+				`close the name with a double quote ("); write "" for a double quote inside it. A string takes single quotes: 'text'`)
+		}
 		return errAt(CodeSyntax, t.start, "unterminated quoted name", "close the name with a backtick (`); write `` for a backtick inside it")
 	case tkComment:
 		return errAt(CodeSyntax, t.start, "unterminated comment", "close the comment with */")
@@ -75,7 +79,7 @@ func hashTrap(src string, hash int) *Error {
 	name := src[start:end]
 	return errAt(CodeUnquotedHash, start,
 		"'#' starts a comment, so "+name+" would be cut at '#' and the rest of the line ignored",
-		"write `"+name+"` in backticks if it is a name, or '"+name+"' in quotes if it is a value")
+		"write \""+name+"\" or `"+name+"` if it is a name, or '"+name+"' in single quotes if it is a value")
 }
 
 // dashTrap reports "--" glued between name characters, e.g. ORDER--2024:
@@ -92,7 +96,7 @@ func dashTrap(src string, dash int) *Error {
 	text := src[start:end]
 	return errAt(CodeSyntax, start,
 		"'--' starts a comment, so "+text+" would be cut at '--' and the rest of the line ignored",
-		"write `"+text+"` in backticks if it is a name, '"+text+"' in quotes if it is a value, or put a blank before -- for a comment")
+		"write `"+text+"` in backticks if it is a name, '"+text+"' in single quotes if it is a value, or put a blank before -- for a comment")
 }
 
 // badToken explains a byte sqlparser cannot tokenize.

@@ -80,7 +80,7 @@ func (s *stmt) show() (Statement, *Error) {
 		}
 		name, ok := s.tableName(3)
 		if !ok {
-			return nil, s.unexpected(3, "write the table name, in backticks if it contains '-' or '.'")
+			return nil, s.unexpected(3, "write the table name, in double quotes or backticks if it contains '-' or '.'")
 		}
 		if len(s.sig) > 4 {
 			return nil, s.unexpected(4, hint)
@@ -97,8 +97,8 @@ func isSelectStart(s *stmt, i int) bool {
 	return s.word(i) == "select" || s.isPunct(i, "(")
 }
 
-// tableName reads a table name at sig[i]: a backticked name, or a plain
-// name that is not a reserved word of the statement grammar.
+// tableName reads a table name at sig[i]: a quoted name ("t" or `t`), or a
+// plain name that is not a reserved word of the statement grammar.
 func (s *stmt) tableName(i int) (string, bool) {
 	if i >= len(s.sig) {
 		return "", false
@@ -107,7 +107,7 @@ func (s *stmt) tableName(i int) (string, bool) {
 	text := s.text(i)
 	switch {
 	case t.kind == tkQuoted:
-		return strings.ReplaceAll(text[1:len(text)-1], "``", "`"), true
+		return unquoteName(text), true
 	case t.kind == tkIdent && !hardKeywords[lower(text)]:
 		return text, true
 	}

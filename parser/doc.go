@@ -24,6 +24,15 @@
 //     recorded in Select.Paths; two-part a.b stays sqlparser's
 //     qualifier.column for the planner to resolve (alias or map attribute).
 //     Synthetic names cannot collide with names in the statement.
+//   - Quoting follows PartiQL and standard SQL: '…' is a string, "…" and
+//     `…` are names, in every position (select list, aliases, WHERE, FROM
+//     t.index, USING, USE INDEX, DESCRIBE, document paths…). A doubled
+//     delimiter stands for itself ("a""b" is a"b); a backslash is a plain
+//     character in names. sqlparser reads "…" as a string, so every
+//     double-quoted name reaches it backticked; lone ones written where a
+//     value usually goes are listed in Select.QuotedValues for hints.
+//   - x IN ['a', 'b'] (PartiQL's list literal) is x IN ('a', 'b'); a '['
+//     anywhere else starts a list index.
 //   - Names keep their case: keywords used as names (status, date, key,
 //     values…) are backticked before sqlparser sees them, which would
 //     otherwise reject or lowercase them. Table references and string

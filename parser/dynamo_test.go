@@ -37,7 +37,7 @@ func TestDynamoDBFlavouredSQL(t *testing.T) {
 		{"SELECT * FROM a LEFT JOIN b ON a.k = b.k", "select * from a left join b on a.k = b.k"},
 		{"SELECT item_size() FROM app", "select item_size() from app"},
 		{"SELECT PK, item_size() AS bytes FROM app ORDER BY bytes DESC", "select PK, item_size() as bytes from app order by bytes desc"},
-		{"SELECT \"double\" FROM app", "select 'double' from app"},
+		{"SELECT \"double\" FROM app", "select `double` from app"},
 	}
 	for _, tt := range tests {
 		sel := parseSelect1(t, tt.input)

@@ -35,6 +35,9 @@ var fuzzSeeds = []string{
 	"SELECT a FROM t WHERE b = 'unterminated",
 	"SELECT `$path1`, a.b.c FROM t",
 	"SELECT tags[99999999999999999999], m[x] FROM t",
+	"SELECT \"status\", \"info\".\"rating\", \"tags\"[0], \"a.b\" FROM \"app\".\"GSI1\" AS \"x\" WHERE \"GSI1#PK\" = 'x' AND y IN ['a', \"b\"]",
+	"SELECT \"a\"\"b\", \"c``d\"`e`, \"\" FROM t WHERE x IN [] OR y NOT IN ['a'",
+	"DESCRIBE \"my-table\"; SHOW INDEXES FROM \"t\"\"\"; EXPLAIN \"x",
 }
 
 // FuzzParse checks that Parse never panics and that every error it returns

@@ -5,9 +5,9 @@ import "testing"
 func TestUnquotedHash(t *testing.T) {
 	tests := []errCase{
 		{name: "where", input: "SELECT * FROM t WHERE GSI1#PK = 'x'", code: CodeUnquotedHash, line: 1, col: 23,
-			msg: []string{"GSI1#PK", "comment"}, hint: "write `GSI1#PK` in backticks"},
+			msg: []string{"GSI1#PK", "comment"}, hint: "write \"GSI1#PK\" or `GSI1#PK` if it is a name"},
 		{name: "value", input: "SELECT * FROM t WHERE SK = DOC#123", code: CodeUnquotedHash, line: 1, col: 28,
-			hint: "'DOC#123' in quotes"},
+			hint: "'DOC#123' in single quotes if it is a value"},
 		{name: "several hashes", input: "SELECT * FROM t WHERE PK = USER#1#ORDER", code: CodeUnquotedHash, line: 1, col: 28,
 			msg: []string{"USER#1#ORDER"}},
 		{name: "select list", input: "SELECT a, GSI1#SK FROM t", code: CodeUnquotedHash, line: 1, col: 11},
@@ -19,6 +19,8 @@ func TestUnquotedHash(t *testing.T) {
 		{name: "trailing hash", input: "SELECT a# comment\nFROM t", code: CodeUnquotedHash, line: 1, col: 8},
 		{name: "after a backticked name", input: "SELECT * FROM t WHERE `GSI1`#PK = 'x'", code: CodeUnquotedHash, line: 1, col: 23,
 			hint: "`GSI1#PK`"},
+		{name: "after a double-quoted name", input: "SELECT * FROM t WHERE \"GSI1\"#PK = 'x'", code: CodeUnquotedHash, line: 1, col: 23,
+			hint: "\"GSI1#PK\""},
 		{name: "after a string", input: "SELECT * FROM t WHERE SK = 'DOC'#1", code: CodeUnquotedHash, line: 1, col: 28,
 			hint: "'DOC#1'"},
 		{name: "after an index", input: "SELECT tags[0]#x FROM t", code: CodeUnquotedHash, line: 1, col: 15},

@@ -12,7 +12,7 @@ func tokenHint(src string, a, b int) string {
 			return "a name containing '" + text + "' must be written in backticks: `" + w + "`"
 		}
 	case text == "[" || text == "]":
-		return "a list index follows a name, as in tags[0]"
+		return "a list index follows a name, as in tags[0]; a list of values follows IN, as in x IN ['a', 'b']"
 	case isIdentText(text) && isKeyword(lower(text)):
 		return text + " is a reserved word; if it is meant as a name, write it in backticks: `" + text + "`"
 	case isIdentText(text):

@@ -12,8 +12,8 @@ type tokKind uint8
 
 const (
 	tkIdent   tokKind = iota // plain name or keyword: [A-Za-z_@][A-Za-z0-9_@]*
-	tkQuoted                 // `name`, with `` for a literal backtick
-	tkString                 // '…' or "…" (sqlparser makes both strings), x'…', b'…'
+	tkQuoted                 // `name` or "name", a doubled delimiter standing for itself
+	tkString                 // '…', x'…', b'…' (only single quotes make strings)
 	tkNumber                 // 12, 1.5e3, .5, 0x1F
 	tkParam                  // ?, :name, ::name (bind variables)
 	tkDollar                 // $1 (PostgreSQL-style positional parameter)
@@ -71,10 +71,12 @@ func scanToken(src string, i, to int) token {
 		return token{kind: tkIdent, start: i, end: j}
 	case isDigit(c) || c == '.' && isDigit(next):
 		return scanNumber(src, i, to)
-	case c == '\'' || c == '"':
+	case c == '\'':
 		return scanQuoted(src, i, to, c, tkString)
-	case c == '`':
-		return scanQuoted(src, i, to, '`', tkQuoted)
+	case c == '`' || c == '"':
+		// PartiQL and standard SQL read "x" as a name, MySQL as a string;
+		// ddbsql follows PartiQL, so both delimiters make quoted names.
+		return scanQuoted(src, i, to, c, tkQuoted)
 	case c == '#':
 		// After a name character, a closing quote or ']', a '#' is far more
 		// likely part of a key (GSI1#PK, `GSI1`#PK) than a comment.
@@ -127,7 +129,7 @@ func punctLen(src string, i, to int) int {
 
 // scanQuoted scans a delimited token starting at the opening delimiter.
 // A doubled delimiter stands for itself; in strings a backslash escapes the
-// next byte (sqlparser's rule), in backticked names it does not.
+// next byte (sqlparser's rule), in quoted names it does not (standard SQL).
 func scanQuoted(src string, i, to int, delim byte, kind tokKind) token {
 	j := i + 1
 	for j < to {

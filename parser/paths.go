@@ -61,13 +61,12 @@ func (r *nameRewriter) index(k int) (int, *Error) {
 		Hint: "an attribute whose name contains '[' must be written in backticks"}
 }
 
-// nameText is the name a token stands for: backticks removed, doubled ones undone.
+// nameText is the name a token stands for: quotes removed, doubled ones undone.
 func (r *nameRewriter) nameText(i int) string {
-	s := r.text(i)
 	if r.toks[i].kind != tkQuoted {
-		return s
+		return r.text(i)
 	}
-	return strings.ReplaceAll(s[1:len(s)-1], "``", "`")
+	return unquoteName(r.text(i))
 }
 
 // syntheticPrefix picks the prefix of the synthetic path names of a

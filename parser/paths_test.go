@@ -105,7 +105,8 @@ func TestSamePathSameColumn(t *testing.T) {
 
 func TestNotRewritten(t *testing.T) {
 	tests := []struct{ name, input string }{
-		{"string literals", "SELECT 'a.b.c.d', \"tags[0]\" FROM t WHERE x = 'm[1].n'"},
+		{"string literals", "SELECT 'a.b.c.d' FROM t WHERE x = 'm[1].n'"},
+		{"quoted names", "SELECT \"tags[0]\", `a.b.c`, \"x.y.z\" FROM t"},
 		{"table with index", "SELECT * FROM `app`.`GSI1`"},
 		{"table and join", "SELECT * FROM app a JOIN other b ON a.id = b.id"},
 		{"star", "SELECT t.* FROM t"},

@@ -44,6 +44,13 @@ type nameRewriter struct {
 	paths  map[string]value.Path
 	byPath map[string]string // path text -> synthetic name, so a path repeats as one column
 	prefix string
+	// lists marks the '[' and ']' of PartiQL list literals (x IN ['a', 'b']),
+	// which are handed to sqlparser as parentheses.
+	lists map[int]bool
+	// loneQuoted are the "…" names written alone where an operand starts
+	// (not qualified, not a path, not a function): the ones a user coming
+	// from MySQL may have meant as strings.
+	loneQuoted map[string]bool
 }
 
 func newNameRewriter(src string, toks []token, stmt string) *nameRewriter {
@@ -55,6 +62,9 @@ func newNameRewriter(src string, toks []token, stmt string) *nameRewriter {
 		paths:  map[string]value.Path{},
 		byPath: map[string]string{},
 		prefix: syntheticPrefix(stmt),
+		lists:  map[int]bool{},
+
+		loneQuoted: map[string]bool{},
 	}
 }
 
@@ -81,7 +91,9 @@ func (r *nameRewriter) run() *Error {
 		t := r.toks[i]
 		switch t.kind {
 		case tkPunct:
-			r.punct(i)
+			if err := r.punct(i); err != nil {
+				return err
+			}
 		case tkString:
 			r.keepLikeEscapes(i)
 		case tkIdent, tkQuoted:
@@ -108,7 +120,7 @@ func (r *nameRewriter) run() *Error {
 func (r *nameRewriter) keepLikeEscapes(i int) {
 	t := r.toks[i]
 	text := r.text(i)
-	if len(text) < 2 || (text[0] != '\'' && text[0] != '"') || !strings.Contains(text, "\\") {
+	if len(text) < 2 || text[0] != '\'' || !strings.Contains(text, "\\") {
 		return
 	}
 	var sb strings.Builder
@@ -153,8 +165,16 @@ func (r *nameRewriter) fromForSyntax(open int) bool {
 	return false
 }
 
-func (r *nameRewriter) punct(i int) {
+func (r *nameRewriter) punct(i int) *Error {
 	switch r.text(i) {
+	case "[":
+		if r.word(i-1) == "in" {
+			return r.listLiteral(i)
+		}
+	case "]":
+		if r.lists[i] && len(r.frames) > 1 {
+			r.frames = r.frames[:len(r.frames)-1]
+		}
 	case "(":
 		f := frame{opener: r.word(i - 1), typeCtx: r.top().typeCtx}
 		switch {
@@ -173,6 +193,7 @@ func (r *nameRewriter) punct(i int) {
 			r.top().typeCtx = true
 		}
 	}
+	return nil
 }
 
 // position classifies the slot of toks[i] by the token before it.
@@ -189,6 +210,11 @@ func (r *nameRewriter) position(i int) position {
 			return posAfterDot
 		case ")", "]":
 			return posAfterOperand
+		case "[":
+			if r.lists[p] {
+				return posOperand // the first value of x IN [ … ]
+			}
+			return posOther
 		case ",":
 			if f.clause == "from" || f.clause == "on" || f.clause == "using" {
 				return posTable
@@ -229,7 +255,7 @@ func (r *nameRewriter) name(i int) (int, *Error) {
 	kw := r.toks[i].kind == tkIdent && isKeyword(r.text(i))
 	if pos == posAfterDot {
 		// After '.', sqlparser accepts any keyword but lowercases it.
-		if kw && !f.typeCtx {
+		if kw && !f.typeCtx || isDoubleQuoted(r.src, r.toks[i]) {
 			r.backtick(i)
 		}
 		r.asName[i] = true
@@ -245,8 +271,11 @@ func (r *nameRewriter) name(i int) (int, *Error) {
 		if err != nil || rewrote {
 			return end, err
 		}
+		if isDoubleQuoted(r.src, r.toks[i]) && !r.isPunct(i+1, ".") && !r.isPunct(i+1, "(") {
+			r.loneQuoted[r.nameText(i)] = true
+		}
 	}
-	if kw {
+	if kw || isDoubleQuoted(r.src, r.toks[i]) {
 		r.backtick(i)
 	}
 	return i, nil
@@ -297,21 +326,24 @@ func (r *nameRewriter) keyword(i int) {
 	}
 }
 
+// backtick hands the name at toks[i] (a keyword used as a name, or a
+// double-quoted name) to sqlparser in backticks.
 func (r *nameRewriter) backtick(i int) {
 	t := r.toks[i]
-	r.quoted(t.start, t.end, r.text(i))
+	r.quoted(t.start, t.end, r.nameText(i))
 }
 
 // quoted replaces src[start:end] with name in backticks. A backtick right
 // next to it would merge with ours into an escaped backtick (two backticked
 // names written back to back read as one name containing a backtick), so
-// such a neighbour gets a blank in between.
+// such a neighbour, or a double quote that becomes one, gets a blank in
+// between.
 func (r *nameRewriter) quoted(start, end int, name string) {
-	text := "`" + name + "`"
-	if start > 0 && r.src[start-1] == '`' {
+	text := backticked(name)
+	if start > 0 && (r.src[start-1] == '`' || r.src[start-1] == '"') {
 		text = " " + text
 	}
-	if end < len(r.src) && r.src[end] == '`' {
+	if end < len(r.src) && (r.src[end] == '`' || r.src[end] == '"') {
 		text += " "
 	}
 	r.edits = append(r.edits, edit{start: start, end: end, text: text})

@@ -37,7 +37,8 @@ func parseSelect(src string, toks []token) (*Select, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Select{AST: sel, Paths: rw.paths, Text: src[start:end], Loc: Span{start, end}}, nil
+	return &Select{AST: sel, Paths: rw.paths, QuotedValues: quotedValues(sel, rw.loneQuoted),
+		Text: src[start:end], Loc: Span{start, end}}, nil
 }
 
 // blank overwrites buf[a:b] with spaces, keeping line breaks.

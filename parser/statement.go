@@ -24,8 +24,15 @@ type Select struct {
 	// the same reason the first element of a recorded path may be a table
 	// name or alias (t.info.rating) for the planner to strip.
 	Paths map[string]value.Path
-	Text  string // the statement as written (original text, not the rewrite)
-	Loc   Span
+	// QuotedValues are the double-quoted names written alone where SQL
+	// usually has a value: status = "open", x LIKE "a%", x IN ("a"),
+	// begins_with(SK, "DOC#"), and any in a SELECT without FROM. They are
+	// names (PartiQL, standard SQL), but someone used to MySQL may have
+	// meant strings; the planner says so when the statement fails, or when
+	// it compares with an attribute that may not exist.
+	QuotedValues []string
+	Text         string // the statement as written (original text, not the rewrite)
+	Loc          Span
 }
 
 // Explain is EXPLAIN [ANALYZE] <select> (also DESCRIBE/DESC <select>).

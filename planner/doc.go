@@ -17,4 +17,8 @@
 //   - A statement that needs a Scan fails before any request unless the
 //     caller allows Scans; the error names the table, its keys and indexes.
 //   - Errors are *Error with a stable Code.
+//   - A double-quoted name is a name, never a string, even where a value
+//     usually goes (status = "open"); when it is no key attribute of the
+//     tables read, the planner says so in the error's hint if planning
+//     fails, else in a note on the plan (Plan.Notes), which EXPLAIN shows.
 package planner

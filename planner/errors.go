@@ -32,6 +32,10 @@ type Error struct {
 	// Scan describes the read a scan_not_allowed error refused, so an
 	// interactive caller can ask the user and plan again with AllowScan.
 	Scan *ScanEstimate
+	// Notes are the parts of Hint that hold whatever the caller does next
+	// (a double-quoted name that may be meant as a string): a caller that
+	// asks the user whether to Scan shows them with its question.
+	Notes []string
 }
 
 // ScanEstimate is what DescribeTable says a Scan would read.

@@ -27,6 +27,9 @@ type Actuals func(n Node) (line string, ok bool)
 // for which actual reports one, and the estimated total at the end.
 func ExplainWith(p *Plan, actual Actuals) string {
 	w := explainWriter{actual: actual}
+	for _, n := range p.Notes {
+		w.sb.WriteString("note: " + n + "\n")
+	}
 	w.node(p.Root, "", "")
 	w.sb.WriteString("estimated total: " + TotalEstimate(p).String() + "\n")
 	return w.sb.String()

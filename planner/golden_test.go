@@ -69,7 +69,9 @@ func newFakeCatalog(t *testing.T) *fakeCatalog {
 
 // TestPlans runs the golden files in testdata/plans: each case is SQL in,
 // EXPLAIN text (or the error's code and message) out. Regenerate with
-// go test ./planner -rewrite and review the diff.
+// go test ./planner -rewrite and review the diff. The command "same" takes
+// several statements separated by ';' that must all plan exactly alike (the
+// same tree and requests, or the same error); its output is that one plan.
 func TestPlans(t *testing.T) {
 	cat := newFakeCatalog(t)
 	files, err := filepath.Glob("../testdata/plans/*.txt")
@@ -81,6 +83,8 @@ func TestPlans(t *testing.T) {
 			opts := planner.Options{AllowScan: d.HasArg("allow-scan"), Consistent: d.HasArg("consistent")}
 			switch d.Cmd {
 			case "plan", "error":
+			case "same":
+				return samePlanText(t, cat, d, opts)
 			default:
 				t.Fatalf("unknown command %q", d.Cmd)
 			}
@@ -111,7 +115,7 @@ func planText(cat planner.Catalog, sql string, opts planner.Options) string {
 	default:
 		return fmt.Sprintf("error: not a SELECT: %T\n", st)
 	}
-	p, err := planner.PlanSelect(context.Background(), cat, planner.SelectInput{AST: sel.AST, Paths: sel.Paths}, opts)
+	p, err := planner.PlanSelect(context.Background(), cat, planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues}, opts)
 	if err != nil {
 		var pe *planner.Error
 		if errors.As(err, &pe) {
@@ -120,4 +124,20 @@ func planText(cat planner.Catalog, sql string, opts planner.Options) string {
 		return "error: " + err.Error() + "\n"
 	}
 	return planner.Explain(p)
+}
+
+// samePlanText plans each statement of a "same" case and fails unless all
+// of them give the same text.
+func samePlanText(t *testing.T, cat planner.Catalog, d *datadriven.TestData, opts planner.Options) string {
+	pieces := parser.Split(d.Input)
+	if len(pieces) < 2 {
+		t.Fatalf("%s: same needs at least two statements separated by ';'", d.Pos)
+	}
+	first := planText(cat, pieces[0].Text, opts)
+	for _, p := range pieces[1:] {
+		if out := planText(cat, p.Text, opts); out != first {
+			t.Errorf("%s: these plan differently:\n%s\n%s\n----\n%s\n%s", d.Pos, pieces[0].Text, first, p.Text, out)
+		}
+	}
+	return first
 }

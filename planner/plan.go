@@ -17,6 +17,10 @@ type Plan struct {
 	Star bool
 	// KeyColumns are the table's key attributes, listed first for SELECT *.
 	KeyColumns []string
+	// Notes are remarks on how the statement was read that the user should
+	// see even though it runs (a double-quoted name that may have been meant
+	// as a string); EXPLAIN prints them above the plan, a run on stderr.
+	Notes []string
 }
 
 // Node is one operator of the plan tree.

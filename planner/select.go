@@ -10,11 +10,13 @@ import (
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
-// SelectInput is the parsed SELECT: its AST and the document paths the
-// parser rewrote into synthetic column names.
+// SelectInput is the parsed SELECT: its AST, the document paths the parser
+// rewrote into synthetic column names, and the double-quoted names written
+// where a value usually goes (parser.Select.QuotedValues), for hints.
 type SelectInput struct {
-	AST   *sqlparser.Select
-	Paths map[string]value.Path
+	AST          *sqlparser.Select
+	Paths        map[string]value.Path
+	QuotedValues []string
 }
 
 // selectPlanner carries one SELECT through planning.
@@ -48,14 +50,18 @@ func PlanSelect(ctx context.Context, cat Catalog, in SelectInput, opts Options) 
 	if err := sp.resolveFrom(in.Paths); err != nil {
 		return nil, err
 	}
+	suspects := sp.suspectQuoted(in.QuotedValues)
 	if err := sp.bindClauses(); err != nil {
-		return nil, err
+		return nil, withQuotedHint(err, suspects)
 	}
 	p, err := sp.build()
 	if err != nil {
-		return nil, err
+		return nil, withQuotedHint(err, suspects)
 	}
 	markReadAhead(p.Root, sp.count < 0)
+	if len(suspects) > 0 {
+		p.Notes = append(p.Notes, quotedNote(suspects))
+	}
 	return p, nil
 }
 

@@ -35,6 +35,13 @@ func TestAccumulator(t *testing.T) {
 			{"SELECT `a;b` FROM t -- not yet;", nil, "", "SELECT `a;b` FROM t -- not yet;"},
 			{"/* ; */ ;", []string{"SELECT `a;b` FROM t -- not yet;\n/* ; */"}, "SELECT `a;b` FROM t -- not yet;\n/* ; */ ;", ""},
 		}},
+		{"; in double quotes", []step{
+			{`SELECT "a;`, nil, "", `SELECT "a;`},
+			{`b""c;" FROM t;`, []string{"SELECT \"a;\nb\"\"c;\" FROM t"}, "SELECT \"a;\nb\"\"c;\" FROM t;", ""},
+		}},
+		{"a backslash does not escape a double quote", []step{
+			{`SELECT "a\" FROM t;`, []string{`SELECT "a\" FROM t`}, `SELECT "a\" FROM t;`, ""},
+		}},
 		{"comment after the semicolon", []step{{"SELECT 1; -- done", []string{"SELECT 1"}, "SELECT 1;", ""}}},
 		{"blank and comment-only lines", []step{
 			{"", nil, "", ""},

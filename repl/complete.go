@@ -7,8 +7,8 @@ import (
 	"github.com/ddbsql/ddbsql/planner"
 )
 
-// completionSeparators end the word that a suggestion replaces. '.', '-'
-// and '`' are not among them: a backticked table name is one word.
+// completionSeparators end the word that a suggestion replaces. '.', '-',
+// '`' and '"' are not among them: a quoted table name is one word.
 const completionSeparators = " \t(),;=<>!+*/%|"
 
 // maxCompletions bounds one suggestion list.
@@ -43,7 +43,7 @@ type completer struct {
 func (c *completer) complete(before, whole string) []suggestion {
 	wordStart := strings.LastIndexAny(before, completionSeparators) + 1
 	word := before[wordStart:]
-	if insideLiteral(before) || strings.HasPrefix(word, "'") || strings.HasPrefix(word, `"`) {
+	if insideLiteral(before) || strings.HasPrefix(word, "'") {
 		return nil
 	}
 	prev := significant(lexSQL(before[:wordStart]))
@@ -84,9 +84,27 @@ func (c *completer) complete(before, whole string) []suggestion {
 		return c.attributes(refs, "", "")
 	}
 	out := c.attributes(refs, word, "")
-	out = append(out, c.functionsMatching(word)...)
-	out = append(out, keywordsMatching(word)...)
+	if !strings.HasPrefix(word, `"`) {
+		// An opened double quote starts a name, not a keyword.
+		out = append(out, c.functionsMatching(word)...)
+		out = append(out, keywordsMatching(word)...)
+	}
 	return clip(out)
+}
+
+// nameQuoter is how completion writes the names that replace word: in
+// double quotes when the user opened one (they asked for a quoted name),
+// otherwise bare wherever the parser reads the name back as itself.
+func nameQuoter(word string, bare func(string) string) func(string) string {
+	if strings.HasPrefix(word, `"`) {
+		return doubleQuoted
+	}
+	return bare
+}
+
+// doubleQuoted writes name in double quotes, doubling any inside.
+func doubleQuoted(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }
 
 // insideLiteral reports whether the text ends inside a string, a comment or
@@ -107,18 +125,20 @@ func insideLiteral(s string) bool {
 }
 
 // splitQualifier splits "a.b" into "a" and "b" at the last '.' outside
-// backticks; without a dot, qual is "".
+// quoted names; without a dot, qual is "".
 func splitQualifier(word string) (qual, partial string) {
-	inQuote := false
+	var quote byte // the quote open at i, or 0
 	dot := -1
 	for i := 0; i < len(word); i++ {
-		switch word[i] {
-		case '`':
-			inQuote = !inQuote
-		case '.':
-			if !inQuote {
-				dot = i
+		switch c := word[i]; {
+		case c == '`' || c == '"':
+			if quote == 0 {
+				quote = c
+			} else if quote == c {
+				quote = 0 // a doubled quote closes and reopens: same result
 			}
+		case c == '.' && quote == 0:
+			dot = i
 		}
 	}
 	if dot <= 0 {
@@ -210,12 +230,13 @@ func (c *completer) tables(word string) []suggestion {
 	}
 	defs := c.src.Tables(names)
 	out := make([]suggestion, 0, len(names))
+	quote := nameQuoter(word, quoteTable)
 	for _, n := range names {
 		desc := "table"
 		if d := defs[n]; d != nil {
 			desc = keySchemaText(d)
 		}
-		out = append(out, suggestion{Text: quoteTable(n), Desc: desc})
+		out = append(out, suggestion{Text: quote(n), Desc: desc})
 	}
 	return out
 }
@@ -227,9 +248,10 @@ func (c *completer) indexes(table, word, prefix string) []suggestion {
 		return nil
 	}
 	var out []suggestion
+	quote := nameQuoter(word, quoteTable)
 	for _, ix := range d.Indexes {
 		if matchName(ix.Name, word) {
-			out = append(out, suggestion{Text: prefix + quoteTable(ix.Name), Desc: indexText(ix)})
+			out = append(out, suggestion{Text: prefix + quote(ix.Name), Desc: indexText(ix)})
 		}
 	}
 	return out
@@ -246,12 +268,13 @@ func (c *completer) attributes(refs []tableRef, word, prefix string) []suggestio
 	defs := c.src.Tables(names)
 	var out []suggestion
 	seen := map[string]bool{}
+	quote := nameQuoter(word, quoteAttr)
 	add := func(name, desc string) {
 		if seen[name] || !matchName(name, word) {
 			return
 		}
 		seen[name] = true
-		out = append(out, suggestion{Text: prefix + quoteAttr(name), Desc: desc})
+		out = append(out, suggestion{Text: prefix + quote(name), Desc: desc})
 	}
 	for _, r := range refs {
 		if d := defs[r.Table]; d != nil {
@@ -320,10 +343,9 @@ func caseLike(s, typed string) string {
 }
 
 // matchName reports whether name starts with the typed word, ignoring case
-// and an opening backtick.
+// and the quotes of a quoted name.
 func matchName(name, word string) bool {
-	w := strings.TrimPrefix(word, "`")
-	w = strings.TrimSuffix(w, "`")
+	w := unquoteName(word)
 	return strings.HasPrefix(strings.ToLower(name), strings.ToLower(w))
 }
 

@@ -235,3 +235,66 @@ func TestLexer(t *testing.T) {
 		t.Error("endsOpen")
 	}
 }
+
+// A name being typed in double quotes completes to double-quoted names,
+// wherever backticked names complete.
+func TestCompleteDoubleQuoted(t *testing.T) {
+	c := newTestCompleter()
+	cases := []struct {
+		before, whole string
+		want          []string
+	}{
+		{`SELECT * FROM "my`, "", []string{`"my-table.v2"`}},
+		{`SELECT * FROM "a`, "", []string{`"app"`}},
+		{`SELECT * FROM "SEL`, "", []string{`"select"`}},
+		{`DESCRIBE "l`, "", []string{`"leaderboard"`}},
+		{`SELECT * FROM "app"."G`, "", []string{`"app"."GSI1"`}},
+		{`SELECT * FROM app USE INDEX ("By`, "", []string{`"ByCreated"`, `"ByOwner"`}},
+		{`SELECT * FROM app WHERE "st`, "", []string{`"status"`}},
+		{`SELECT * FROM app WHERE "s`, "", []string{`"SK"`, `"status"`}},
+		{`SELECT * FROM app WHERE "my`, "", []string{`"my-attr"`}},
+		{`SELECT * FROM app WHERE "GSI1#`, "", []string{`"GSI1#hint"`}},
+		{`SELECT * FROM app AS "a" WHERE "a"."o`, "", []string{`"a"."owner"`}},
+		{`SELECT * FROM "app" WHERE "o`, "", []string{`"owner"`}},
+	}
+	for _, tc := range cases {
+		whole := tc.whole
+		if whole == "" {
+			whole = tc.before
+		}
+		if got := texts(c.complete(tc.before, whole)); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.before, got, tc.want)
+		}
+	}
+	// Inside a string there is nothing to complete, in either style of quote.
+	for _, before := range []string{`SELECT * FROM app WHERE PK = 'WS`, `SELECT * FROM app WHERE "x" = 'a"b`} {
+		if got := c.complete(before, before); len(got) != 0 {
+			t.Errorf("%q: %q", before, texts(got))
+		}
+	}
+	if got := doubleQuoted(`a"b`); got != `"a""b"` {
+		t.Errorf("doubleQuoted = %s", got)
+	}
+}
+
+func TestLexerDoubleQuotes(t *testing.T) {
+	toks := significant(lexSQL(`SELECT "a""b", "c\" FROM "t" WHERE x = 'y"z'`))
+	var got []string
+	for _, tk := range toks {
+		got = append(got, tk.text)
+	}
+	want := []string{"SELECT", `"a""b"`, ",", `"c\"`, "FROM", `"t"`, "WHERE", "x", "=", `'y"z'`}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("tokens %q, want %q", got, want)
+	}
+	if toks[1].kind != tQuoted || toks[1].name() != `a"b` || toks[3].name() != `c\` || toks[9].kind != tString {
+		t.Errorf("kinds and names: %+v", toks)
+	}
+	if !endsOpen(`SELECT "a`) || endsOpen(`SELECT "a"`) {
+		t.Error("endsOpen with double quotes")
+	}
+	refs := tableRefs(`SELECT * FROM "a-b"."GSI1" "x" JOIN "c""d" AS "e" ON x.k = e.k`)
+	if want := []tableRef{{Table: "a-b", Index: "GSI1", Alias: "x"}, {Table: `c"d`, Alias: "e"}}; !reflect.DeepEqual(refs, want) {
+		t.Errorf("tableRefs %+v, want %+v", refs, want)
+	}
+}

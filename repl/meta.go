@@ -8,7 +8,7 @@ import (
 // metaCmd is a parsed backslash command: \name arg….
 type metaCmd struct {
 	Name string   // without the backslash, lower-cased
-	Args []string // backticks removed
+	Args []string // quotes removed from "quoted" and `quoted` names
 }
 
 // metaHelp lists the meta-commands for \help, in display order.
@@ -64,8 +64,8 @@ func parseMeta(line string) (metaCmd, error) {
 	return cmd, nil
 }
 
-// splitArgs splits on blanks, keeping `quoted names` (with blanks or a
-// doubled backtick) as one argument without the backticks.
+// splitArgs splits on blanks, keeping quoted names ("…" or `…`, with
+// blanks or a doubled quote) as one argument without the quotes.
 func splitArgs(s string) ([]string, error) {
 	var out []string
 	for i := 0; i < len(s); {
@@ -73,10 +73,10 @@ func splitArgs(s string) ([]string, error) {
 			i++
 			continue
 		}
-		if s[i] == '`' {
+		if s[i] == '`' || s[i] == '"' {
 			end, open := scanQuoted(s, i)
 			if open {
-				return nil, fmt.Errorf("unterminated ` in %q", s)
+				return nil, fmt.Errorf("unterminated %c in %q", s[i], s)
 			}
 			out = append(out, unquoteName(s[i:end]))
 			i = end

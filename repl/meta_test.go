@@ -24,6 +24,9 @@ func TestParseMeta(t *testing.T) {
 		{`\?`, metaCmd{Name: "help", Args: []string{}}, ""},
 		{`\`, metaCmd{}, "empty meta-command"},
 		{`\d ` + "`open", metaCmd{}, "unterminated"},
+		{`\d "my-table.v2"`, metaCmd{Name: "d", Args: []string{"my-table.v2"}}, ""},
+		{`\di "a""b" "with space"`, metaCmd{Name: "di", Args: []string{`a"b`, "with space"}}, ""},
+		{`\d "open`, metaCmd{}, `unterminated "`},
 		{`dt`, metaCmd{}, "not a meta-command"},
 	}
 	for _, c := range cases {

@@ -52,7 +52,7 @@ func (r *REPL) runMeta(line string) {
 // oneTable checks that a command got exactly one table name.
 func (r *REPL) oneTable(cmd metaCmd) (string, bool) {
 	if len(cmd.Args) != 1 {
-		r.cfg.PrintError(r.err, fmt.Errorf(`usage: \%s TABLE (backtick names with blanks)`, cmd.Name))
+		r.cfg.PrintError(r.err, fmt.Errorf(`usage: \%s TABLE (quote names with blanks: "my table")`, cmd.Name))
 		return "", false
 	}
 	return cmd.Args[0], true

@@ -43,6 +43,7 @@ func TestREPLOnTerminal(t *testing.T) {
 	t.Run("statement prints rows", e.testRows)
 	t.Run("multi-line input and paste", e.testMultiLine)
 	t.Run("completion", e.testCompletion)
+	t.Run("completion of double-quoted names", e.testCompletionDoubleQuoted)
 	t.Run("history written and reloaded", e.testHistory)
 	t.Run("ctrl-c cancels a slow statement", e.testCancel)
 	t.Run("ctrl-d restores the terminal", e.testCtrlD)
@@ -140,6 +141,29 @@ func (e *replEnv) testCompletion(t *testing.T) {
 	s.expect("GSI1")
 	s.expect("GSI · GSI1PK (S) / GSI1SK (S) · ALL")
 	s.send("\x03")
+	s.expect(e.prompt())
+	s.send("\\q\r")
+	s.waitExit()
+}
+
+// testCompletionDoubleQuoted types names in double quotes: completion
+// keeps them double-quoted, a ';' inside a double-quoted name does not end
+// the statement, and the statement runs.
+func (e *replEnv) testCompletionDoubleQuoted(t *testing.T) {
+	s := e.start(t, e.env(t))
+	table := `"` + strings.Trim(e.app, "`") + `"`
+	s.send("SELECT * FROM " + table[:len(table)-3]) // "<prefix>a
+	s.expect(table)
+	s.expect("PK (S) / SK (S) · 2 GSIs · 1 LSI")
+	s.send("\t")
+	s.expect(table)
+	s.send(` WHERE "P`)
+	s.expect(`"PK"`)
+	s.expect("partition key (S)")
+	s.send("\t")
+	s.expect(`"PK"`) // the line shows the selection
+	s.send(" = 'WS#hooli' AND \"SK\" = 'META' AND \"no;such\" IS NULL;\r")
+	s.expect("Hooli")
 	s.expect(e.prompt())
 	s.send("\\q\r")
 	s.waitExit()
@@ -350,6 +374,18 @@ func (e *replEnv) testScanQuestion(t *testing.T) {
 	s.expect("RCU). Run it? [y/N] ")
 	s.send("n\r")
 	s.expect("error: ")
+	s.expect(e.prompt())
+	// A double-quoted key "value" is a name: the note comes with the question.
+	s.send(e.sql(`SELECT SK FROM {app} WHERE PK = "WS#hooli";` + "\r"))
+	s.expect(`note: "WS#hooli" is a name here, not a string`)
+	s.expect("write 'WS#hooli'")
+	s.expect("RCU). Run it? [y/N] ")
+	s.send("n\r")
+	s.expect("error: ")
+	s.expect(e.prompt())
+	// A statement that runs shows its note too, before its rows.
+	s.send(e.sql(`SELECT SK FROM {app} WHERE PK = 'WS#hooli' AND SK = "META";` + "\r"))
+	s.expect(`note: "META" is a name here, not a string`)
 	s.expect(e.prompt())
 	s.send("\\q\r")
 	s.waitExit()

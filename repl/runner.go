@@ -30,6 +30,7 @@ func (r *REPL) runSQL(text string) {
 	// how far it got; they are printed when \stats asks for them.
 	var stats bytes.Buffer
 	r.sess.Err = &stats
+	r.sess.Notes = r.err
 	r.sess.Stats = session.StatsText
 	if r.set.Stats == session.StatsJSON {
 		r.sess.Stats = session.StatsJSON

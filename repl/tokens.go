@@ -7,8 +7,8 @@ type tokKind int
 
 const (
 	tIdent   tokKind = iota // a word: keyword or plain name
-	tQuoted                 // `name`
-	tString                 // 'text' or "text"
+	tQuoted                 // `name` or "name"
+	tString                 // 'text'
 	tNumber                 // 12, 1.5
 	tComment                // -- …, # …, /* … */
 	tPunct                  // operators and punctuation
@@ -24,7 +24,7 @@ type token struct {
 }
 
 // word is the token's name: lower-cased for identifiers, unquoted for
-// backticked names.
+// quoted names.
 func (t token) word() string {
 	switch t.kind {
 	case tIdent:
@@ -35,7 +35,7 @@ func (t token) word() string {
 	return ""
 }
 
-// name is the token as a DynamoDB name: case kept, backticks removed.
+// name is the token as a DynamoDB name: case kept, quotes removed.
 func (t token) name() string {
 	if t.kind == tQuoted {
 		return unquoteName(t.text)
@@ -58,8 +58,8 @@ func (t token) is(words ...string) bool {
 
 func (t token) punct(p string) bool { return t.kind == tPunct && t.text == p }
 
-// lexSQL tokenizes the MySQL-flavoured SQL ddbsql accepts, closely enough
-// for completion and for history: names, backticked names, strings,
+// lexSQL tokenizes the SQL ddbsql accepts, closely enough for completion
+// and for history: names, quoted names ("…" and `…`), strings ('…'),
 // comments (--, #, /* */) and punctuation. It never fails.
 func lexSQL(s string) []token {
 	var toks []token
@@ -83,10 +83,10 @@ func scanToken(s string, i int) (tokKind, int, bool) {
 		return tSpace, j, false
 	case c == '`' || c == '\'' || c == '"':
 		end, open := scanQuoted(s, i)
-		if c == '`' {
-			return tQuoted, end, open
+		if c == '\'' {
+			return tString, end, open
 		}
-		return tString, end, open
+		return tQuoted, end, open
 	case c == '#' || (c == '-' && strings.HasPrefix(s[i:], "--") && (i+2 == len(s) || strings.IndexByte(" \t\r\n", s[i+2]) >= 0)):
 		j := strings.IndexByte(s[i:], '\n')
 		if j < 0 {
@@ -121,12 +121,13 @@ func scanToken(s string, i int) (tokKind, int, bool) {
 }
 
 // scanQuoted finds the end of a quoted token starting at s[i]; a doubled
-// quote and (outside backticks) a backslash escape stay inside.
+// quote and (in strings only, as in the parser) a backslash escape stay
+// inside.
 func scanQuoted(s string, i int) (int, bool) {
 	q := s[i]
 	for j := i + 1; j < len(s); j++ {
 		switch {
-		case s[j] == '\\' && q != '`':
+		case s[j] == '\\' && q == '\'':
 			j++
 		case s[j] == q:
 			if j+1 < len(s) && s[j+1] == q {
@@ -154,14 +155,16 @@ func significant(toks []token) []token {
 	return out
 }
 
-// unquoteName strips backticks from `name` (a doubled backtick is one).
+// unquoteName strips the quotes from `name` or "name" (a doubled quote is
+// one).
 func unquoteName(s string) string {
-	if len(s) >= 1 && s[0] == '`' {
+	if len(s) >= 1 && (s[0] == '`' || s[0] == '"') {
+		q := s[:1]
 		s = s[1:]
-		if strings.HasSuffix(s, "`") {
+		if strings.HasSuffix(s, q) {
 			s = s[:len(s)-1]
 		}
-		return strings.ReplaceAll(s, "``", "`")
+		return strings.ReplaceAll(s, q+q, q)
 	}
 	return s
 }

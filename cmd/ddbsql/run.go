@@ -150,6 +150,10 @@ func printError(w io.Writer, err error) {
 		fmt.Fprintf(w, "%s\n", l)
 	}
 	if hint != "" {
-		fmt.Fprintf(w, "hint: %s\n", hint)
+		// A hint of several lines is several pieces of advice: each gets
+		// its own "hint:".
+		for _, h := range strings.Split(hint, "\n") {
+			fmt.Fprintf(w, "hint: %s\n", h)
+		}
 	}
 }

@@ -6,5 +6,6 @@
 // script is parsed completely before anything runs, so a syntax error late in
 // a file sends no request; statements run in order and the first failure
 // stops the script; EXPLAIN never sends a read (only DescribeTable and
-// ListTables); errors come back typed from the phase that failed.
+// ListTables); errors come back typed from the phase that failed; a plan's
+// notes are written (to Notes, else Err) before its first row.
 package session

@@ -57,6 +57,7 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	if err != nil {
 		return err
 	}
+	s.printNotes(p.Notes)
 	ctx, cancel := s.statementContext(ctx)
 	defer cancel()
 	stats := exec.NewStats()
@@ -75,6 +76,21 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	stats.Finish()
 	s.report(stats, err)
 	return s.explainFailure(err, stats)
+}
+
+// printNotes writes a plan's notes on stderr, before any row, so that
+// they are seen even when the result goes to a file.
+func (s *Session) printNotes(notes []string) {
+	w := s.Notes
+	if w == nil {
+		w = s.Err
+	}
+	if w == nil {
+		return
+	}
+	for _, n := range notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 }
 
 // explainFailure adds what a failed statement had already read and

@@ -38,6 +38,10 @@ type Session struct {
 	Out           io.Writer
 	Err           io.Writer
 	Mem           memory.Allocator
+	// Notes, when set, receives the notes on how a statement was read
+	// (planner.Plan.Notes) instead of Err: the REPL keeps Err for the
+	// statistics it shows on request, but notes must always be seen.
+	Notes io.Writer
 	// Concurrency bounds DynamoDB requests in flight per statement.
 	Concurrency int
 	// ConfirmScan, when set, is asked before a statement that needs a Scan
@@ -135,15 +139,25 @@ var debugPanics = false
 
 // plan compiles a SELECT; catalog failures become exec errors.
 func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, error) {
-	in := planner.SelectInput{AST: sel.AST, Paths: sel.Paths}
+	in := planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues}
 	p, err := planner.PlanSelect(ctx, s.Catalog, in, s.Options)
 	if err != nil {
 		var pe *planner.Error
 		if errors.As(err, &pe) {
-			if pe.Scan != nil && s.ConfirmScan != nil && s.ConfirmScan(ctx, *pe.Scan) {
+			if pe.Scan != nil && s.ConfirmScan != nil {
+				// The notes may change the answer (PK = "x" compares with
+				// an attribute named x): show them with the question.
+				s.printNotes(pe.Notes)
+				if !s.ConfirmScan(ctx, *pe.Scan) {
+					return nil, pe
+				}
 				opts := s.Options
 				opts.AllowScan = true
-				return planner.PlanSelect(ctx, s.Catalog, in, opts)
+				p, err := planner.PlanSelect(ctx, s.Catalog, in, opts)
+				if p != nil {
+					p.Notes = nil // shown already
+				}
+				return p, err
 			}
 			return nil, pe
 		}
