@@ -131,7 +131,9 @@ func (jp *joinPlanner) needsOf(s int) needs {
 	return needs{star: sp.star}.with(es, s)
 }
 
-// hasKeyAccess reports whether item s can be read without a Scan.
+// hasKeyAccess reports whether item s can be read without a Scan. An index
+// hint that would change the result of its own read leaves s to be joined
+// by key (lookups find every match whichever key they use).
 func (jp *joinPlanner) hasKeyAccess(s int) (bool, error) {
 	opts := jp.sp.opts
 	opts.AllowScan = false
@@ -140,7 +142,7 @@ func (jp *joinPlanner) hasKeyAccess(s int) (bool, error) {
 		return true, nil
 	}
 	var pe *Error
-	if errors.As(err, &pe) && pe.Code == CodeScanNotAllowed {
+	if errors.As(err, &pe) && (pe.Code == CodeScanNotAllowed || pe.Code == CodeSparseIndexHint) {
 		return false, nil
 	}
 	return false, err
