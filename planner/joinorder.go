@@ -100,6 +100,9 @@ func (jp *joinPlanner) searchOrder() ([]int, error) {
 	return nil, search.failure()
 }
 
+// maxOrderSteps bounds the sets of joined tables one search explores.
+const maxOrderSteps = 4096
+
 // orderSearch is a depth-first search over join orders from one driving
 // table. The conditions a step can use depend only on the set of tables
 // joined before it, so a set from which no order completes is remembered
@@ -108,6 +111,10 @@ type orderSearch struct {
 	jp    *joinPlanner
 	scans bool // --allow-scan: a table without a key path is scanned and hash-joined
 	dead  map[string]bool
+	// steps bounds the search (each set of joined tables is explored at
+	// most once, but a join of many tables has many sets): past it, the
+	// search gives up with the first reason it met.
+	steps int
 	// err is the first reason met why a table could not be joined;
 	// unlinked, the first table found linked to nothing joined.
 	err, unlinked error
@@ -125,6 +132,9 @@ func (s *orderSearch) failure() error {
 		return s.err
 	case s.unlinked != nil:
 		return s.unlinked
+	case s.steps >= maxOrderSteps:
+		return errorf(CodeJoin, "this join of %d tables has too many possible orders for ddbsql to search for one that reaches every table by key", len(s.jp.sp.froms)).
+			withHint("join fewer tables in one statement")
 	}
 	return errorf(CodeJoin, "internal: no join order found")
 }
@@ -141,9 +151,10 @@ func (s *orderSearch) extend(order []int, joined map[int]bool, used []bool) []in
 		return order
 	}
 	key := joinedKey(joined, n)
-	if s.dead[key] {
+	if s.dead[key] || s.steps >= maxOrderSteps {
 		return nil
 	}
+	s.steps++
 	linked := false
 	// First the tables reachable by key; with --allow-scan, then the rest.
 	for pass := 0; pass < 2 && (pass == 0 || s.scans); pass++ {
