@@ -104,7 +104,7 @@ func (r *reader) sparseHintError(p path, missing []string) *Error {
 		verb = "require it"
 	}
 	attrs := strings.Join(missing, " or ")
-	e := errorf(CodeSparseIndexHint, "%s (%s) would change the result: %s %s of table %s may not hold every matching item. It is sparse: items without %s are not in it, and this statement's conditions on %s do not %s to exist. An index hint only chooses among plans that return the same rows; it never changes them",
+	e := errorf(CodeSparseIndexHint, "%s (%s) would change the result: %s %s of table %s may not hold every matching item. It is sparse: items without %s are not in it, and this statement's conditions on %s do not %s to exist. An index hint only chooses among plans that return the same rows; it never changes them.",
 		h.keyword, strings.Join(names, ", "), kind, p.index.Name, t.Name, attrs, r.from.alias, verb)
 	return e.withHint("to read the index itself (only the items it holds), write FROM `%s`.`%s`; otherwise drop the hint, or add a condition that is false when %s is missing (e.g. %s)",
 		t.Name, p.index.Name, missing[0], exampleRequirement(p, missing[0]))
