@@ -2,6 +2,7 @@ package planner
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -115,9 +116,11 @@ type orderSearch struct {
 	// most once, but a join of many tables has many sets): past it, the
 	// search gives up with the first reason it met.
 	steps int
-	// err is the first reason met why a table could not be joined;
-	// unlinked, the first table found linked to nothing joined.
+	// err is the first reason met why a table could not be joined (noPath:
+	// it has no key path); unlinked, the first table found linked to
+	// nothing joined.
 	err, unlinked error
+	noPath        bool
 }
 
 func (s *orderSearch) note(err error) {
@@ -126,8 +129,25 @@ func (s *orderSearch) note(err error) {
 	}
 }
 
+// noteNoPath records that a table cannot be reached by key from the
+// tables joined before it.
+func (s *orderSearch) noteNoPath(err error) {
+	if s.err == nil {
+		s.err, s.noPath = err, true
+	}
+}
+
 func (s *orderSearch) failure() error {
 	switch {
+	case s.err != nil && s.noPath && s.jp.reorderable():
+		// The user might expect another spelling of the FROM to help.
+		var pe *Error
+		if errors.As(s.err, &pe) {
+			e := *pe
+			e.Msg += ". Writing the tables in another order would not help: ddbsql already considers every join order with the same meaning"
+			return &e
+		}
+		return s.err
 	case s.err != nil:
 		return s.err
 	case s.unlinked != nil:
@@ -174,7 +194,7 @@ func (s *orderSearch) extend(order []int, joined map[int]bool, used []bool) []in
 				continue
 			case byKey && pass == 1, !byKey && pass == 0:
 				if !byKey && !s.scans {
-					s.note(jp.noKeyPath(st))
+					s.noteNoPath(jp.noKeyPath(st))
 				}
 				continue
 			case !byKey:
@@ -320,6 +340,20 @@ func (jp *joinPlanner) drivesNote(d int, a *Access) string {
 		why += "; written as the optional side of an outer join, which runs as INNER: " + c.String() + " is never true on a row without a match"
 	}
 	return why
+}
+
+// reorderable reports whether the statement could plausibly be written in
+// another order: more than two tables, or a LEFT join.
+func (jp *joinPlanner) reorderable() bool {
+	if len(jp.sp.froms) > 2 {
+		return true
+	}
+	for _, st := range jp.sp.steps {
+		if st.kind == JoinLeft {
+			return true
+		}
+	}
+	return false
 }
 
 // anyKeyedDriver reports whether a table that may drive has key conditions.
