@@ -185,7 +185,13 @@ func (jp *joinPlanner) findKeyed() error {
 		case !errors.As(err, &pe):
 			return err
 		case pe.Code == CodeSparseIndexHint:
-			jp.sparse[s] = err
+			// Kept only when the hint is what stands in the way: without
+			// it, the item's key conditions would give a read.
+			r := jp.reader(s, opts)
+			r.from.hint = indexHint{}
+			if _, err := r.plan(readRequest{need: jp.need[s], limit: -1}); err == nil {
+				jp.sparse[s] = pe
+			}
 		case pe.Code != CodeScanNotAllowed:
 			return err
 		}
@@ -194,7 +200,8 @@ func (jp *joinPlanner) findKeyed() error {
 }
 
 // sparseHint is the first item's index-hint error, which explains a
-// failed search better than any other: without the hint it might not fail.
+// failed search better than any other: without the hint, that item could
+// drive.
 func (jp *joinPlanner) sparseHint() error {
 	for _, err := range jp.sparse {
 		if err != nil {
