@@ -20,6 +20,11 @@ const (
 type indexHint struct {
 	kind  hintKind
 	names []string // index names; "" or PRIMARY means the base table
+	// explicit is FROM `t`.`i`: the index itself is what the statement reads.
+	explicit bool
+	// keyword is how the statement wrote the hint ("USE INDEX", "FORCE
+	// INDEX"), for messages.
+	keyword string
 }
 
 // path is one way to read a table: the base table or one index.

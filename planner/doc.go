@@ -16,6 +16,16 @@
 //     will send.
 //   - A statement that needs a Scan fails before any request unless the
 //     caller allows Scans; the error names the table, its keys and indexes.
+//   - A join runs as a left-deep pipeline in an order that returns SQL's
+//     rows (joinorder.go states the rules): the driving table is chosen by
+//     its key conditions wherever it is written, the optional side of a
+//     LEFT join never drives and is joined after the tables its ON
+//     mentions, and a LEFT join whose optional side a WHERE condition
+//     null-rejects is planned as the inner join it is.
+//   - An index hint (USE/FORCE INDEX) only chooses among plans that return
+//     the same rows: a hinted read of a sparse index that could miss
+//     matching items fails before any request (sparsehint.go). FROM
+//     `t`.`i` reads the index itself.
 //   - Errors are *Error with a stable Code.
 //   - A double-quoted name is a name, never a string, even where a value
 //     usually goes (status = "open"); when it is no key attribute of the

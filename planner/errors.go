@@ -22,6 +22,9 @@ const (
 	CodeCatalog         = "catalog"
 	CodeStrict          = "strict"
 	CodeBudget          = "budget"
+	// CodeSparseIndexHint: USE/FORCE INDEX names a sparse index that may
+	// not hold every item the statement matches.
+	CodeSparseIndexHint = "sparse_index_hint"
 )
 
 // Error is a planning error: the statement cannot run as written.

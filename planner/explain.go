@@ -153,6 +153,9 @@ func describe(n Node) (string, []string) {
 		}
 		d := []string{"strategy: hash join on the client; the first input streams, the second is read into a hash table",
 			"why: " + t.Reason}
+		if t.AsInner != nil {
+			d = append(d, asInnerLine(t.AsInner))
+		}
 		if t.Residual != nil {
 			d = append(d, "also checks (client): "+t.Residual.String())
 		}
@@ -172,6 +175,9 @@ func describeAccess(a *Access) (string, []string) {
 		title += " INDEX " + a.Index
 	}
 	var d []string
+	if a.Drives != "" {
+		d = append(d, "drives the join: "+a.Drives)
+	}
 	if len(a.KeyConditions) > 0 {
 		d = append(d, "key condition (SQL): "+sqlList(a.KeyConditions))
 	}
@@ -384,6 +390,9 @@ func itemJSON(m map[string]types.AttributeValue) string {
 func describeLookup(t *LookupJoin) (string, []string) {
 	title := fmt.Sprintf("Lookup Join (%s) %s by %s", t.Kind, t.Alias, t.Via)
 	d := []string{"on: " + sqlList(t.Conditions), "lookup value: " + t.Probe.String() + " of each input row; NULLs and values that are not " + typeWord(t.KeyType) + "s never match"}
+	if t.AsInner != nil {
+		d = append(d, asInnerLine(t.AsInner))
+	}
 	if len(t.Filters) > 0 {
 		d = append(d, "filter expression (SQL): "+sqlList(t.Filters))
 	}
@@ -423,4 +432,9 @@ func describeLookup(t *LookupJoin) (string, []string) {
 		d = append(d, "then BatchGetItem "+t.Fetch.Table+" for the full items (the index does not project every needed attribute)")
 	}
 	return title, d
+}
+
+// asInnerLine explains why a written outer join runs as an inner one.
+func asInnerLine(cond expr.Expr) string {
+	return "written as an outer join, runs as INNER: " + cond.String() + " is never true on a row without a match, so the NULL-extended rows would be dropped anyway"
 }

@@ -63,7 +63,7 @@ func fromTable(ctx context.Context, cat Catalog, ate *sqlparser.AliasedTableExpr
 		if err := checkIndex(t, indexName); err != nil {
 			return fromItem{}, err
 		}
-		item.hint = indexHint{kind: hintUse, names: []string{indexName}}
+		item.hint = indexHint{kind: hintUse, names: []string{indexName}, explicit: true}
 	}
 	if h := ate.Hints; h != nil {
 		if indexName != "" {
@@ -84,7 +84,7 @@ func fromTable(ctx context.Context, cat Catalog, ate *sqlparser.AliasedTableExpr
 		if h.Type == sqlparser.IgnoreStr {
 			kind = hintIgnore
 		}
-		item.hint = indexHint{kind: kind, names: names}
+		item.hint = indexHint{kind: kind, names: names, keyword: strings.ToUpper(strings.TrimSpace(h.Type)) + " INDEX"}
 	}
 	return item, nil
 }

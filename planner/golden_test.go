@@ -16,6 +16,8 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
+	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
+	"github.com/ddbsql/ddbsql/exec/dynamo/offline"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner"
 )
@@ -67,13 +69,25 @@ func newFakeCatalog(t *testing.T) *fakeCatalog {
 	return c
 }
 
+// demoCatalog describes the built-in demo tables (ddbsql --demo), loaded
+// into the in-process backend.
+func demoCatalog(t *testing.T) planner.Catalog {
+	db := memdb.New()
+	if _, err := offline.LoadDemo(context.Background(), db); err != nil {
+		t.Fatalf("loading the demo tables: %v", err)
+	}
+	return dynamo.NewCatalog(db)
+}
+
 // TestPlans runs the golden files in testdata/plans: each case is SQL in,
 // EXPLAIN text (or the error's code and message) out. Regenerate with
-// go test ./planner -rewrite and review the diff. The command "same" takes
+// go test ./planner -rewrite and review the diff. Cases run on the fixture
+// tables; with the argument demo, on the demo tables. The command "same" takes
 // several statements separated by ';' that must all plan exactly alike (the
 // same tree and requests, or the same error); its output is that one plan.
 func TestPlans(t *testing.T) {
-	cat := newFakeCatalog(t)
+	fixtureCat := newFakeCatalog(t)
+	var demoCat planner.Catalog
 	files, err := filepath.Glob("../testdata/plans/*.txt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden files found: %v", err)
@@ -81,6 +95,13 @@ func TestPlans(t *testing.T) {
 	for _, file := range files {
 		datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) string {
 			opts := planner.Options{AllowScan: d.HasArg("allow-scan"), Consistent: d.HasArg("consistent")}
+			var cat planner.Catalog = fixtureCat
+			if d.HasArg("demo") {
+				if demoCat == nil {
+					demoCat = demoCatalog(t)
+				}
+				cat = demoCat
+			}
 			switch d.Cmd {
 			case "plan", "error":
 			case "same":

@@ -6,15 +6,38 @@ import (
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
-// joinPlanner plans the reads and joins of a multi-table FROM.
+// joinPlanner plans the reads and joins of a multi-table FROM. The rules
+// that decide which orders keep SQL's meaning are in joinorder.go; the
+// outer-join simplification in joinouter.go; how one table is joined in
+// joinstrategy.go.
 type joinPlanner struct {
-	sp        *selectPlanner
+	sp *selectPlanner
+	// kinds is per FROM item: JoinLeft for the optional side of a LEFT join
+	// (after simplification), JoinInner otherwise (item 0 included).
+	kinds []JoinKind
+	// onStep is per FROM item: the index of the join step that adds it in
+	// the written FROM (its ON group), -1 for item 0.
+	onStep []int
+	// asInner is per FROM item: the condition that turned its LEFT join
+	// into an inner join, for EXPLAIN (nil when it was not a LEFT join or
+	// still is one).
+	asInner   []expr.Expr
 	perSource [][]expr.Expr // conditions on one FROM item only: pushed into its read
 	need      []needs       // per FROM item
-	hasLeft   bool
-	// pool holds conditions over several items, consumed as join keys or
-	// residual checks as soon as every item they mention is joined.
+	// pool holds conditions over several items (and WHERE conditions on
+	// an optional side), consumed as join keys, residual checks or filters
+	// as soon as every item they mention is joined.
 	pool []poolCond
+	// keyed is per FROM item: whether its own conditions give a read
+	// without a Scan. scanErr caches, per item, why it cannot be read with
+	// a Scan either (nil: it can).
+	keyed   []bool
+	scanErr map[int]error
+	// scanDriven: the driving table is read with a Scan (--allow-scan).
+	scanDriven bool
+	// sparse is per item: why its index hint keeps it from being read on
+	// its own (nil: it does not).
+	sparse []error
 }
 
 // poolCond is a multi-item condition; step >= 0 ties an ON condition of a
@@ -22,7 +45,6 @@ type joinPlanner struct {
 type poolCond struct {
 	cond expr.Expr
 	step int
-	used bool
 }
 
 // joinKey is an equality between an expression over joined items (probe)
@@ -37,86 +59,100 @@ type joinKey struct {
 	cond  expr.Expr
 }
 
-// joinStep is one join in execution order.
+// plannedStep is one join in execution order; conds are the pool entries
+// it consumes (its keys and residual checks).
 type plannedStep struct {
 	item     int
 	kind     JoinKind
 	keys     []joinKey
 	residual []expr.Expr
+	conds    []int
 }
 
 func (sp *selectPlanner) planJoin(req readRequest) (*readPlan, error) {
-	jp := &joinPlanner{sp: sp, perSource: make([][]expr.Expr, len(sp.froms))}
+	jp := &joinPlanner{sp: sp, perSource: make([][]expr.Expr, len(sp.froms)), scanErr: map[int]error{}}
+	jp.simplifyOuter()
 	jp.classify()
 	jp.need = make([]needs, len(sp.froms))
 	for s := range sp.froms {
 		jp.need[s] = jp.needsOf(s)
 	}
-	driving, err := jp.chooseDriving()
+	if err := jp.findKeyed(); err != nil {
+		return nil, err
+	}
+	order, err := jp.chooseOrder()
 	if err != nil {
 		return nil, err
 	}
-	var order []SortKey
+	driving := order[0]
+	jp.scanDriven = !jp.keyed[driving]
+	var sortedBy []SortKey
 	if req.order != nil && ordersOnly(req.order, driving) {
-		order = req.order
+		sortedBy = req.order
 	}
-	rp, err := jp.reader(driving, jp.sp.opts).plan(readRequest{need: jp.need[driving], order: order, limit: -1})
+	rp, err := jp.reader(driving, jp.sp.opts).plan(readRequest{need: jp.need[driving], order: sortedBy, limit: -1})
 	if err != nil {
 		return nil, err
+	}
+	if a := firstAccess(rp.node); a != nil {
+		a.Drives = jp.drivesNote(driving, a)
 	}
 	node := withFilter(rp.node, rp.client)
 	joined := map[int]bool{driving: true}
-	for len(joined) < len(sp.froms) {
-		st, err := jp.next(joined)
-		if err != nil {
+	used := make([]bool, len(jp.pool))
+	for _, item := range order[1:] {
+		st := jp.stepFor(item, joined, used)
+		if node, err = jp.join(node, st); err != nil {
 			return nil, err
 		}
-		if node, err = jp.join(node, st, joined); err != nil {
-			return nil, err
+		markUsed(used, st.conds)
+		joined[item] = true
+		if st.kind == JoinLeft {
+			// WHERE conditions on the optional side see its NULLs: they
+			// filter the joined rows, above the join.
+			above := jp.available(joined, used)
+			node = withFilter(node, jp.conds(above))
+			markUsed(used, above)
 		}
-		joined[st.item] = true
 	}
 	var post []expr.Expr
-	for _, pc := range jp.pool {
-		if !pc.used {
+	for i, pc := range jp.pool {
+		if !used[i] {
 			post = append(post, pc.cond)
 		}
 	}
-	return &readPlan{node: node, client: post, orderSatisfied: order != nil && rp.orderSatisfied}, nil
+	return &readPlan{node: node, client: post, orderSatisfied: sortedBy != nil && rp.orderSatisfied}, nil
 }
 
-// classify sends single-item conditions to that item's read — except WHERE
-// conditions on the optional side of a LEFT join, which must see its NULLs —
-// and everything else to the pool.
+// classify sends single-item conditions to that item's read — except
+// filters on the optional side of a LEFT join, which must see its NULLs —
+// and everything else to the pool. WHERE conditions and an INNER join's ON
+// conditions are filters alike; a LEFT join's ON conditions belong to it.
 func (jp *joinPlanner) classify() {
 	sp := jp.sp
-	optional := map[int]bool{}
-	for _, st := range sp.steps {
-		if st.kind == JoinLeft {
-			optional[st.item] = true
-			jp.hasLeft = true
-		}
-	}
-	for _, c := range sp.conjuncts {
-		srcs := sourcesOf(c)
-		if len(srcs) == 1 && !optional[srcs[0]] {
+	filter := func(c expr.Expr) {
+		if srcs := sourcesOf(c); len(srcs) == 1 && jp.kinds[srcs[0]] != JoinLeft {
 			jp.perSource[srcs[0]] = append(jp.perSource[srcs[0]], c)
-			continue
+			return
 		}
 		jp.pool = append(jp.pool, poolCond{cond: c, step: -1})
 	}
+	for _, c := range sp.conjuncts {
+		filter(c)
+	}
 	for i, st := range sp.steps {
 		for _, c := range sp.ons[i] {
-			srcs := sourcesOf(c)
-			if len(srcs) == 1 && srcs[0] == st.item {
+			if jp.kinds[st.item] != JoinLeft {
+				filter(c)
+				continue
+			}
+			if srcs := sourcesOf(c); len(srcs) == 1 && srcs[0] == st.item {
+				// Narrows the optional side's candidates: the same as
+				// deciding them at the join.
 				jp.perSource[st.item] = append(jp.perSource[st.item], c)
 				continue
 			}
-			step := -1
-			if st.kind == JoinLeft {
-				step = i
-			}
-			jp.pool = append(jp.pool, poolCond{cond: c, step: step})
+			jp.pool = append(jp.pool, poolCond{cond: c, step: i})
 		}
 	}
 }
@@ -131,117 +167,84 @@ func (jp *joinPlanner) needsOf(s int) needs {
 	return needs{star: sp.star}.with(es, s)
 }
 
-// hasKeyAccess reports whether item s can be read without a Scan.
-func (jp *joinPlanner) hasKeyAccess(s int) (bool, error) {
-	opts := jp.sp.opts
-	opts.AllowScan = false
-	_, err := jp.reader(s, opts).plan(readRequest{need: jp.need[s], limit: -1})
-	if err == nil {
-		return true, nil
+// findKeyed records which items can be read by their own key conditions.
+// An index hint that would change the result of an item's own read leaves
+// it to be joined by key (lookups find every match whichever key they use);
+// the hint's error is kept for when no order works without that read.
+func (jp *joinPlanner) findKeyed() error {
+	jp.keyed = make([]bool, len(jp.sp.froms))
+	jp.sparse = make([]error, len(jp.sp.froms))
+	for s := range jp.sp.froms {
+		opts := jp.sp.opts
+		opts.AllowScan = false
+		_, err := jp.reader(s, opts).plan(readRequest{need: jp.need[s], limit: -1})
+		var pe *Error
+		switch {
+		case err == nil:
+			jp.keyed[s] = true
+		case !errors.As(err, &pe):
+			return err
+		case pe.Code == CodeSparseIndexHint:
+			// Kept only when the hint is what stands in the way: without
+			// it, the item's key conditions would give a read.
+			r := jp.reader(s, opts)
+			r.from.hint = indexHint{}
+			if _, err := r.plan(readRequest{need: jp.need[s], limit: -1}); err == nil {
+				jp.sparse[s] = pe
+			}
+		case pe.Code != CodeScanNotAllowed:
+			return err
+		}
 	}
-	var pe *Error
-	if errors.As(err, &pe) && pe.Code == CodeScanNotAllowed {
-		return false, nil
+	return nil
+}
+
+// sparseHint is the first item's index-hint error, which explains a
+// failed search better than any other: without the hint, that item could
+// drive.
+func (jp *joinPlanner) sparseHint() error {
+	for _, err := range jp.sparse {
+		if err != nil {
+			return err
+		}
 	}
-	return false, err
+	return nil
+}
+
+// scanReadError says why item s cannot be read on its own with --allow-scan
+// (nil when it can), computed once per item.
+func (jp *joinPlanner) scanReadError(s int) error {
+	if err, ok := jp.scanErr[s]; ok {
+		return err
+	}
+	_, err := jp.reader(s, jp.sp.opts).plan(readRequest{need: jp.need[s], limit: -1})
+	jp.scanErr[s] = err
+	return err
 }
 
 func (jp *joinPlanner) reader(s int, opts Options) *reader {
 	return &reader{src: s, from: jp.sp.froms[s], conjuncts: jp.perSource[s], opts: opts, qualify: true}
 }
 
-// chooseDriving picks the item whose read starts the join: the first item
-// when a LEFT join must preserve it; otherwise the first item (in FROM
-// order) with a key condition; with --allow-scan and none, the smallest.
-func (jp *joinPlanner) chooseDriving() (int, error) {
-	sp := jp.sp
-	if jp.hasLeft {
-		return 0, nil
-	}
-	for s := range sp.froms {
-		ok, err := jp.hasKeyAccess(s)
-		if err != nil {
-			return 0, err
-		}
-		if ok {
-			return s, nil
-		}
-	}
-	if !sp.opts.AllowScan {
-		t := sp.froms[0].table
-		e := scanError(t, path{pk: t.PK, sk: t.SK})
-		e.Msg = "no table in this join has a key condition (= or IN on a partition key) in WHERE, so the join would start with a Scan: " + e.Msg
-		return 0, e
-	}
-	best := 0
-	for s, f := range sp.froms {
-		if f.table.ItemCount < sp.froms[best].table.ItemCount {
-			best = s
-		}
-	}
-	return best, nil
-}
-
-// next picks the next item to join. With LEFT joins the written order is
-// kept; with only INNER joins, the first item (in FROM order) linked to the
-// joined ones by an equality.
-func (jp *joinPlanner) next(joined map[int]bool) (plannedStep, error) {
-	sp := jp.sp
-	if jp.hasLeft {
-		for i, st := range sp.steps {
-			if joined[st.item] {
-				continue
-			}
-			// A LEFT join's ON conditions are tied to its step; an INNER
-			// join's (and WHERE conditions) are in the shared pool (-1).
-			step := -1
-			if st.kind == JoinLeft {
-				step = i
-			}
-			ps := jp.stepFor(st.item, st.kind, step, joined)
-			if len(ps.keys) == 0 {
-				return plannedStep{}, jp.notLinked(st.item)
-			}
-			return ps, nil
-		}
-	}
-	for item := range sp.froms {
-		if joined[item] {
-			continue
-		}
-		st := jp.stepFor(item, JoinInner, -1, joined)
-		if len(st.keys) > 0 {
-			return st, nil
-		}
-	}
-	for item := range sp.froms {
-		if !joined[item] {
-			return plannedStep{}, jp.notLinked(item)
-		}
-	}
-	return plannedStep{}, errorf(CodeJoin, "internal: nothing left to join")
-}
-
-func (jp *joinPlanner) notLinked(item int) error {
-	alias := jp.sp.froms[item].alias
-	return errorf(CodeJoin, "%s is not linked to the other tables by an equality; ddbsql joins by key, so add ON %s.<key> = <other table>.<attribute>",
-		alias, alias)
-}
-
 // stepFor gathers the keys and residual conditions for joining item next:
-// pool conditions whose items are all joined once item is, taken from the
-// given LEFT join step's ON (step >= 0) or from the shared pool.
-func (jp *joinPlanner) stepFor(item int, kind JoinKind, step int, joined map[int]bool) plannedStep {
-	st := plannedStep{item: item, kind: kind}
+// unused pool conditions whose items are all joined once item is, taken
+// from its own ON when it is the optional side of a LEFT join, else from
+// the shared filters.
+func (jp *joinPlanner) stepFor(item int, joined map[int]bool, used []bool) plannedStep {
+	st := plannedStep{item: item, kind: jp.kinds[item]}
+	step := -1
+	if st.kind == JoinLeft {
+		step = jp.onStep[item]
+	}
 	after := map[int]bool{item: true}
 	for s := range joined {
 		after[s] = true
 	}
-	for i := range jp.pool {
-		pc := &jp.pool[i]
-		if pc.used || pc.step != step || !subset(sourcesOf(pc.cond), after) {
+	for i, pc := range jp.pool {
+		if used[i] || pc.step != step || !subset(sourcesOf(pc.cond), after) {
 			continue
 		}
+		st.conds = append(st.conds, i)
 		if k, ok := asJoinKey(pc.cond, item, joined); ok {
 			st.keys = append(st.keys, k)
 		} else {
@@ -251,20 +254,28 @@ func (jp *joinPlanner) stepFor(item int, kind JoinKind, step int, joined map[int
 	return st
 }
 
-// consume marks the conditions a planned step uses.
-func (jp *joinPlanner) consume(st plannedStep) {
-	for i := range jp.pool {
-		pc := &jp.pool[i]
-		for _, k := range st.keys {
-			if pc.cond.String() == k.cond.String() {
-				pc.used = true
-			}
+// available lists the unused shared filters over joined items only.
+func (jp *joinPlanner) available(joined map[int]bool, used []bool) []int {
+	var out []int
+	for i, pc := range jp.pool {
+		if !used[i] && pc.step < 0 && subset(sourcesOf(pc.cond), joined) {
+			out = append(out, i)
 		}
-		for _, r := range st.residual {
-			if pc.cond.String() == r.String() {
-				pc.used = true
-			}
-		}
+	}
+	return out
+}
+
+func (jp *joinPlanner) conds(idx []int) []expr.Expr {
+	out := make([]expr.Expr, len(idx))
+	for i, n := range idx {
+		out[i] = jp.pool[n].cond
+	}
+	return out
+}
+
+func markUsed(used []bool, idx []int) {
+	for _, i := range idx {
+		used[i] = true
 	}
 }
 
@@ -295,6 +306,19 @@ func withFilter(n Node, preds []expr.Expr) Node {
 		return n
 	}
 	return &Filter{Input: n, Pred: expr.And(preds)}
+}
+
+// firstAccess finds the read at the bottom of a read plan (under a Fetch).
+func firstAccess(n Node) *Access {
+	if a, ok := n.(*Access); ok {
+		return a
+	}
+	for _, in := range n.Inputs() {
+		if a := firstAccess(in); a != nil {
+			return a
+		}
+	}
+	return nil
 }
 
 func ordersOnly(order []SortKey, src int) bool {

@@ -16,17 +16,30 @@ import (
 // conditions of its own (both sides are read by key), a lookup by key when
 // the join attribute is its partition key or a GSI partition key, and with
 // --allow-scan a Scan and hash join; otherwise it fails before any request.
-func (jp *joinPlanner) join(probe Node, st plannedStep, joined map[int]bool) (Node, error) {
-	jp.consume(st)
-	if err := jp.checkKeyTypes(st); err != nil {
-		return nil, err
-	}
-	own, err := jp.hasKeyAccess(st.item)
+func (jp *joinPlanner) join(probe Node, st plannedStep) (Node, error) {
+	n, err := jp.joinBy(probe, st)
 	if err != nil {
 		return nil, err
 	}
-	if own {
-		return jp.hashJoin(probe, st, "both sides are read by key")
+	switch t := n.(type) {
+	case *LookupJoin:
+		t.AsInner = jp.asInner[st.item]
+	case *HashJoin:
+		t.AsInner = jp.asInner[st.item]
+	}
+	return n, nil
+}
+
+func (jp *joinPlanner) joinBy(probe Node, st plannedStep) (Node, error) {
+	if err := jp.checkKeyTypes(st); err != nil {
+		return nil, err
+	}
+	if jp.keyed[st.item] {
+		reason := "both sides are read by key"
+		if jp.scanDriven {
+			reason = jp.sp.froms[st.item].alias + " is read by its own key condition; the driving table is scanned (--allow-scan)"
+		}
+		return jp.hashJoin(probe, st, reason)
 	}
 	if n, ok, err := jp.lookup(probe, st); ok || err != nil {
 		return n, err

@@ -64,6 +64,9 @@ type Access struct {
 	// For EXPLAIN: the SQL conditions DynamoDB evaluates.
 	KeyConditions []expr.Expr
 	Filters       []expr.Expr
+	// Drives, on the read that starts a join, says why the join starts
+	// from it (for EXPLAIN).
+	Drives string
 	// Estimate is the expected cost, from DescribeTable.
 	Estimate Estimate
 	// ReadAhead lets exec request the next page while the current one is
@@ -216,6 +219,9 @@ type LookupJoin struct {
 	// For EXPLAIN.
 	Conditions []expr.Expr
 	Filters    []expr.Expr
+	// AsInner is the condition that made a written LEFT join an inner one
+	// (it is never true on a row extended with NULLs), for EXPLAIN.
+	AsInner expr.Expr
 }
 
 // HashJoin reads Build completely into a hash table on BuildKeys and streams
@@ -226,6 +232,7 @@ type HashJoin struct {
 	ProbeKeys, BuildKeys []expr.Expr
 	Residual             expr.Expr
 	Reason               string
+	AsInner              expr.Expr // as in LookupJoin
 }
 
 func (n *LookupJoin) Inputs() []Node { return []Node{n.Input} }

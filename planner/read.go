@@ -83,6 +83,12 @@ func (r *reader) planAccess(req readRequest) (*readPlan, error) {
 		}
 	}
 	choices := chooseQuery(t, paths, conds, coverNeed)
+	if r.from.hint.bindsResult() {
+		var err error
+		if choices, err = r.wholeChoices(choices); err != nil {
+			return nil, err
+		}
+	}
 	if r.opts.Consistent {
 		var strong []queryChoice
 		for _, c := range choices {
@@ -103,6 +109,12 @@ func (r *reader) planAccess(req readRequest) (*readPlan, error) {
 	if r.from.hint.kind == hintUse && len(paths) == 1 {
 		p = paths[0]
 	}
+	if r.from.hint.bindsResult() {
+		// Before the Scan check: allowing the Scan would not help.
+		if missing := r.scanMisses(p); len(missing) > 0 {
+			return nil, r.sparseHintError(p, missing)
+		}
+	}
 	if !r.opts.AllowScan {
 		return nil, scanError(t, p)
 	}
@@ -110,6 +122,27 @@ func (r *reader) planAccess(req readRequest) (*readPlan, error) {
 		return nil, consistentError(t, p.index)
 	}
 	return r.planScan(req, p, coverNeed)
+}
+
+// wholeChoices keeps the Query choices that read every matching item
+// (sparsehint.go); when a hint leaves only ones that could miss items, the
+// statement fails.
+func (r *reader) wholeChoices(choices []queryChoice) ([]queryChoice, error) {
+	var whole []queryChoice
+	var sparse *Error
+	for _, c := range choices {
+		if missing := r.queryMisses(c.path); len(missing) > 0 {
+			if sparse == nil {
+				sparse = r.sparseHintError(c.path, missing)
+			}
+			continue
+		}
+		whole = append(whole, c)
+	}
+	if len(whole) == 0 && sparse != nil {
+		return nil, sparse
+	}
+	return whole, nil
 }
 
 func consistentError(t *TableDef, ix *IndexDef) *Error {

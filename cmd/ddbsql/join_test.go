@@ -27,8 +27,10 @@ import (
 //
 //	{orders}  PK, SK: USER#u_001 has ORDER#01..07 whose customer_id is
 //	          c_0001, c_0002, c_0001 again, missing, NULL, c_9999 (no such
-//	          customer) and the number 7 (wrong type); USER#u_002 has ORDER#01
-//	          for c_0003 (a customer without favoriteSku).
+//	          customer) and the number 7 (wrong type), and whose sku is
+//	          SKU-0003, missing, SKU-0003, SKU-0010, SKU-9999 (no such
+//	          product), SKU-0001, SKU-0002; USER#u_002 has ORDER#01 for
+//	          c_0003 (a customer without favoriteSku) and SKU-0004.
 //	{teams}   team: alpha, bravo, charlie.
 //	{agents}  agent_id, GSI ByTeam (team): a1 alpha, a2 and a3 bravo, a4
 //	          without a team, a5 in delta (no such team).
@@ -40,11 +42,13 @@ import (
 type order struct {
 	sk, customer string // customer "" missing, "NULL" DynamoDB NULL, "7" a number
 	total        int
+	sku          string // "" missing
 }
 
 var joinOrders = []order{
-	{"ORDER#01", "c_0001", 10}, {"ORDER#02", "c_0002", 20}, {"ORDER#03", "c_0001", 30}, {"ORDER#04", "", 40},
-	{"ORDER#05", "NULL", 50}, {"ORDER#06", "c_9999", 60}, {"ORDER#07", "7", 70},
+	{"ORDER#01", "c_0001", 10, "SKU-0003"}, {"ORDER#02", "c_0002", 20, ""}, {"ORDER#03", "c_0001", 30, "SKU-0003"},
+	{"ORDER#04", "", 40, "SKU-0010"}, {"ORDER#05", "NULL", 50, "SKU-9999"}, {"ORDER#06", "c_9999", 60, "SKU-0001"},
+	{"ORDER#07", "7", 70, "SKU-0002"},
 }
 
 const eventCount = 300
@@ -65,6 +69,9 @@ func joinTables() []*fixtures.Table {
 	orders := &fixtures.Table{Name: "orders", Create: keys("PK", "S", "SK", "S")}
 	for _, o := range joinOrders {
 		a := map[string]value.Value{"PK": value.Str("USER#u_001"), "SK": value.Str(o.sk), "total": value.NumTrusted(strconv.Itoa(o.total))}
+		if o.sku != "" {
+			a["sku"] = value.Str(o.sku)
+		}
 		switch o.customer {
 		case "":
 		case "NULL":
@@ -77,7 +84,7 @@ func joinTables() []*fixtures.Table {
 		orders.Items = append(orders.Items, value.MapOf(a))
 	}
 	orders.Items = append(orders.Items, value.MapOf(map[string]value.Value{
-		"PK": value.Str("USER#u_002"), "SK": value.Str("ORDER#01"), "customer_id": value.Str("c_0003"), "total": value.NumTrusted("5")}))
+		"PK": value.Str("USER#u_002"), "SK": value.Str("ORDER#01"), "customer_id": value.Str("c_0003"), "total": value.NumTrusted("5"), "sku": value.Str("SKU-0004")}))
 
 	teams := &fixtures.Table{Name: "teams", Create: keys("team", "S", "", "")}
 	for _, tm := range []string{"alpha", "bravo", "charlie"} {
@@ -452,6 +459,8 @@ func testJoins(t *testing.T, c *cli) {
 			t.Run(tc.name, func(t *testing.T) { jc.rejected(t, tc.extra, tc.sql, tc.want...) })
 		}
 	})
+
+	t.Run("join order", func(t *testing.T) { testJoinOrder(t, jc) })
 
 	t.Run("a rejected join in a script runs nothing after it", func(t *testing.T) {
 		rc := &readCounter{Client: jc.backendClient(t), reads: map[string]int{}}

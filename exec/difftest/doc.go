@@ -166,22 +166,30 @@
 // share values (duplicates on the left). 400 queries
 // (DDBSQL_DIFFTEST_JOIN_QUERIES; replay one with DDBSQL_DIFFTEST_SEED and
 // DDBSQL_DIFFTEST_JOIN_QUERY) join 2 to 4 tables along a random tree of
-// these references, INNER or LEFT (sometimes written as RIGHT JOIN, or
-// with a joined table first), with USING on the first join, extra ON
-// conditions on the joined side, the other side or across both (a second
-// equality included), WHERE conditions on any table (key IS NULL and other
+// these references, INNER or LEFT, written in varied FROM orders: d first
+// with the joins in any order, or another table first and INNER joins
+// written child first, a LEFT join's optional side always after the table
+// it hangs on (the first join sometimes spelled RIGHT JOIN, before more
+// joins or not). USING on the first join, extra ON conditions on the
+// joined side, the other side — sometimes a table the join key does not
+// link, which pins the join order — or across both (a second equality
+// included), WHERE conditions on any table (key IS NULL and other
 // predicates on the optional side of a LEFT join among them), and the
 // shapes of the single-table test: plain with ORDER BY and LIMIT/OFFSET,
 // DISTINCT, aggregates, GROUP BY with HAVING. The driving table is read by
 // pk = / pk IN, with or without a sort-key range; a subset has key
-// conditions on the joined table too (a hash join of two keyed reads),
+// conditions on the joined table too (a hash join of two keyed reads), a
+// subset has them on a joined table instead, with or without some on d
+// (in WHERE, which makes a LEFT join to that table an inner one, or in the
+// ON of the LEFT join whose optional side it is, which must not drive),
 // joins on non-key attributes or on expressions (LOWER(a.at) = d.s,
 // c.cid = d.i + 10), or no key condition at all, and runs with AllowScan
 // (hash joins over Scans, a Scan as the driving side). Queries run with
 // --concurrency 1, 2 or 8, and some with --consistent. Coverage is
 // checked as for TestDifferential, including the strategies EXPLAIN shows
 // (lookup by table key with BatchGetItem or Query, by GSI, with a fetch
-// from the table, hash joins).
+// from the table, hash joins, a LEFT join run as INNER, a driving table
+// written after others).
 //
 // Join semantics decisions (pinned by TestJoinSemanticsKeys):
 //

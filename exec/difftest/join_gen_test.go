@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -411,8 +412,15 @@ func (g *jgen) genJoinQuery() *jquery {
 		mode = "no key path"
 	case f < 0.32:
 		mode = "scan driving"
+	case f < 0.46:
+		// Key conditions on a joined table, perhaps none on d: the
+		// planner must find the driving table wherever it is written,
+		// never drive from a LEFT join's optional side, and turn a LEFT
+		// join into an inner one only when a WHERE condition rejects its
+		// NULLs. d may then need a Scan.
+		mode = "key elsewhere"
 	}
-	q.scan = mode == "no key path" || mode == "scan driving"
+	q.scan = mode == "no key path" || mode == "scan driving" || mode == "key elsewhere"
 	g.label("mode: " + mode)
 	q.concurrency = pick(&g.gen, []int{1, 2, 8, 8})
 
@@ -455,15 +463,32 @@ func (g *jgen) genJoinQuery() *jquery {
 		joined[e.child] = true
 	}
 	g.label(fmt.Sprintf("join: %d-way", len(picked)+1))
-	q.from = []jfrom{{t: d}}
-	g.scope = []*jtable{d}
-	allInner := true
-	for k, e := range picked {
-		child, parent := g.table(e.child), g.table(e.parent)
-		f := jfrom{t: child, join: "JOIN"}
+	left := map[string]bool{} // child alias → its edge is a LEFT join
+	for _, e := range picked {
 		if g.chance(0.45) {
+			left[e.child] = true
+		}
+	}
+
+	// The written order: a left-deep FROM in which every table is linked
+	// to one written before it, and each LEFT join's optional side follows
+	// the table it hangs on. So a table may come before its parent only
+	// over INNER joins, and the first table is one whose path to d is all
+	// INNER.
+	written := g.writtenOrder(picked, left)
+	if written[0] != "d" {
+		g.label("FROM: joined table first")
+	} else if len(written) > 2 && !slices.Equal(written[1:], childrenOf(picked)) {
+		g.label("FROM: joins reordered")
+	}
+	q.from = []jfrom{{t: g.table(written[0])}}
+	g.scope = []*jtable{q.from[0].t}
+	for k, alias := range written[1:] {
+		e, childFirst := linkTo(picked, alias, written[:k+1])
+		child, parent := g.table(e.child), g.table(e.parent)
+		f := jfrom{t: g.table(alias), join: "JOIN"}
+		if left[e.child] && !childFirst {
 			f.join = "LEFT JOIN"
-			allInner = false
 		}
 		g.label("join: " + f.join)
 		g.label("path: " + e.path)
@@ -478,18 +503,22 @@ func (g *jgen) genJoinQuery() *jquery {
 			}
 		}
 		f.on = []*expr{eq}
-		if k == 0 && e.ddb == "" && e.pcol == e.ccol && e.parent == "d" && g.chance(0.25) {
+		if k == 0 && e.ddb == "" && e.pcol == e.ccol && e.parent == "d" && !childFirst && g.chance(0.25) {
 			f.using = e.pcol
 			g.label("join: USING")
 		} else {
-			g.scope = append(g.scope, child)
-			g.onExtras(&f, child)
+			g.scope = append(g.scope, f.t)
+			other := parent
+			if childFirst {
+				other = child
+			}
+			g.onExtras(&f, f.t, other)
 			g.scope = g.scope[:len(g.scope)-1]
 		}
-		if mode == "both keyed" && k == 0 {
+		if mode == "both keyed" && k == 0 && f.t != d {
 			// The joined side has key conditions of its own: read both by
 			// key and hash-join (in ON, so that a LEFT join keeps its rows).
-			kc := g.childKeyCond(child)
+			kc := g.childKeyCond(f.t)
 			if f.using != "" {
 				f.using = ""
 				f.on = []*expr{eq}
@@ -501,22 +530,30 @@ func (g *jgen) genJoinQuery() *jquery {
 			}
 			g.label("both sides keyed")
 		}
-		g.scope = append(g.scope, child)
+		g.scope = append(g.scope, f.t)
 		q.from = append(q.from, f)
 	}
-	// Written order: d first, or (INNER joins only) a joined table first,
-	// or as a RIGHT JOIN.
-	if allInner && len(q.from) >= 2 && q.from[1].using == "" && g.chance(0.2) {
-		q.from[0], q.from[1] = jfrom{t: q.from[1].t}, jfrom{t: d, join: "JOIN", on: q.from[1].on}
-		g.label("FROM: joined table first")
-	} else if len(q.from) == 2 && q.from[1].join == "LEFT JOIN" && q.from[1].using == "" && g.chance(0.2) {
-		q.from[0], q.from[1] = jfrom{t: q.from[1].t}, jfrom{t: d, join: "RIGHT JOIN", on: q.from[1].on}
+	// A LEFT join written first may be spelled as a RIGHT JOIN (ddbsql
+	// accepts RIGHT JOIN as the first join only), before more joins or not.
+	if q.from[1].join == "LEFT JOIN" && q.from[1].using == "" && g.chance(0.3) {
+		q.from[0], q.from[1] = jfrom{t: q.from[1].t}, jfrom{t: q.from[0].t, join: "RIGHT JOIN", on: q.from[1].on}
 		g.label("join: RIGHT JOIN")
+		if len(q.from) > 2 {
+			g.label("join: RIGHT JOIN before more joins")
+		}
+	}
+	if mode == "both keyed" && written[0] != "d" && written[1] == "d" {
+		// The first table is the joined side: its key conditions go to WHERE.
+		q.where = append(q.where, g.childKeyCond(g.table(written[0])))
+		g.label("both sides keyed")
 	}
 
 	// Key conditions on the driving table.
 	var keyConds []*expr
-	if mode != "scan driving" {
+	if mode == "key elsewhere" {
+		g.keyElsewhere(q)
+	}
+	if mode != "scan driving" && (mode != "key elsewhere" || g.chance(0.3)) {
 		pk := g.colOf(d, "pk")
 		if g.chance(0.15) {
 			keyConds = append(keyConds, mkSame(tBool, "key", []*expr{pk}, func(k []string) string { return k[0] + " IN ('P', 'Q')" }))
@@ -568,6 +605,109 @@ func (g *jgen) genJoinQuery() *jquery {
 	return q
 }
 
+// writtenOrder draws the order in which the join tree is written: d and
+// picked's children in the order drawn, or a random connected order in
+// which only INNER joins are written child first.
+func (g *jgen) writtenOrder(picked []edge, left map[string]bool) []string {
+	natural := append([]string{"d"}, childrenOf(picked)...)
+	if len(picked) == 0 || g.chance(0.4) {
+		return natural
+	}
+	parent := map[string]string{}
+	for _, e := range picked {
+		parent[e.child] = e.parent
+	}
+	// Candidates to write first: tables whose path to d is all INNER.
+	var starts []string
+	for _, a := range natural {
+		ok := true
+		for x := a; x != "d"; x = parent[x] {
+			ok = ok && !left[x]
+		}
+		if ok {
+			starts = append(starts, a)
+		}
+	}
+	order := []string{pick(&g.gen, starts)}
+	in := map[string]bool{order[0]: true}
+	for len(order) < len(natural) {
+		var next []string
+		for _, e := range picked {
+			switch {
+			case in[e.parent] && !in[e.child]:
+				next = append(next, e.child)
+			case in[e.child] && !in[e.parent] && !left[e.child]:
+				next = append(next, e.parent)
+			}
+		}
+		a := pick(&g.gen, next)
+		order = append(order, a)
+		in[a] = true
+	}
+	return order
+}
+
+func childrenOf(picked []edge) []string {
+	out := make([]string, len(picked))
+	for i, e := range picked {
+		out[i] = e.child
+	}
+	return out
+}
+
+// linkTo finds the edge linking alias to the tables written before it (in
+// a tree, exactly one); childFirst is set when alias is that edge's parent,
+// written after its child.
+func linkTo(picked []edge, alias string, before []string) (edge, bool) {
+	for _, e := range picked {
+		if e.child == alias && slices.Contains(before, e.parent) {
+			return e, false
+		}
+		if e.parent == alias && slices.Contains(before, e.child) {
+			return e, true
+		}
+	}
+	panic("no edge links " + alias)
+}
+
+// keyElsewhere puts key conditions on a joined table other than d: in
+// WHERE (which makes a LEFT join to it an inner one), or in the ON of the
+// LEFT join whose optional side it is (which keeps that side optional, so
+// it cannot drive).
+func (g *jgen) keyElsewhere(q *jquery) {
+	var cands []int
+	for k, f := range q.from {
+		if f.t != g.jd.d {
+			cands = append(cands, k)
+		}
+	}
+	k := pick(&g.gen, cands)
+	f := &q.from[k]
+	kc := g.childKeyCond(f.t)
+	optional := f.join == "LEFT JOIN" || (k == 0 && len(q.from) > 1 && q.from[1].join == "RIGHT JOIN")
+	if f.join == "LEFT JOIN" && g.chance(0.4) {
+		if f.using != "" {
+			f.on, f.using = []*expr{g.usingEquality(q, k)}, ""
+		}
+		f.on = append(f.on, kc)
+		g.label("key elsewhere: in the optional side's ON")
+		return
+	}
+	q.where = append(q.where, kc)
+	if optional {
+		g.label("key elsewhere: in WHERE on an optional side")
+	} else {
+		g.label("key elsewhere: in WHERE on an inner side")
+	}
+}
+
+// usingEquality is USING (col) of from item k written as an equality.
+func (g *jgen) usingEquality(q *jquery, k int) *expr {
+	col := q.from[k].using
+	pe, ce := g.colOf(q.from[0].t, col), g.colOf(q.from[k].t, col)
+	return mkSame(tBool, "join key", []*expr{pe, ce}, func(x []string) string { return x[0] + " = " + x[1] })
+}
+
 // whereTables are the tables a WHERE condition may read.
 func (g *jgen) whereTables() []*jtable { return g.scope }
 
@@ -586,12 +726,25 @@ func (g *jgen) optional() []*jtable {
 }
 
 // onExtras adds non-key conditions to a join's ON: on the joined side
-// (pushed into the lookup), on the other side, or across both.
-func (g *jgen) onExtras(f *jfrom, child *jtable) {
+// (pushed into the lookup), on the other side, or across both. The other
+// side is sometimes a table the join key does not link (linked is the one
+// it does): a LEFT join's ON then ties its optional side to a table that
+// must be joined before it, whatever order the planner prefers.
+func (g *jgen) onExtras(f *jfrom, child, linked *jtable) {
 	if !g.chance(0.4) {
 		return
 	}
 	left := g.scope[:len(g.scope)-1]
+	if len(left) > 1 && g.chance(0.4) {
+		var others []*jtable
+		for _, t := range left {
+			if t != linked {
+				others = append(others, t)
+			}
+		}
+		left = others
+		g.label("ON extra: a table the join key does not link")
+	}
 	switch g.r.IntN(3) {
 	case 0:
 		f.on = append(f.on, g.pred(g.r.IntN(2), []*jtable{child}))

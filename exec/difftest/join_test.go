@@ -152,6 +152,12 @@ func planLabels(explain string) []string {
 		if strings.Contains(l, "Lookup Join (LEFT)") || strings.Contains(l, "Hash Join (LEFT)") {
 			ls = append(ls, "plan: LEFT")
 		}
+		if strings.Contains(l, "runs as INNER") {
+			ls = append(ls, "plan: LEFT JOIN runs as INNER")
+		}
+		if strings.Contains(l, "drives the join:") && (strings.Contains(l, "has no key condition") || strings.Contains(l, "never drives") || strings.Contains(l, "without a key path")) {
+			ls = append(ls, "plan: drives from a table written after another")
+		}
 	}
 	return ls
 }
@@ -292,14 +298,16 @@ func TestJoinDifferential(t *testing.T) {
 }
 
 var requiredJoinConstructs = []string{
-	"join: JOIN", "join: LEFT JOIN", "join: RIGHT JOIN", "join: USING", "join: 2-way", "join: 3-way", "join: 4-way",
-	"FROM: joined table first", "both sides keyed", "both keyed: GSI query on the joined side",
+	"join: JOIN", "join: LEFT JOIN", "join: RIGHT JOIN", "join: RIGHT JOIN before more joins", "join: USING", "join: 2-way", "join: 3-way", "join: 4-way",
+	"FROM: joined table first", "FROM: joins reordered", "both sides keyed", "both keyed: GSI query on the joined side",
+	"mode: key elsewhere", "key elsewhere: in WHERE on an inner side", "key elsewhere: in WHERE on an optional side", "key elsewhere: in the optional side's ON",
+	"plan: LEFT JOIN runs as INNER", "plan: drives from a table written after another",
 	"path: BatchGetItem (table key)", "path: Query (item collection)", "path: GSI Query", "path: BatchGetItem (numeric key)", "path: no key path",
 	"path: expression on the joined side", "path: expression on the driving side", "ON extra: a second equality",
 	"plan: lookup by table key (BatchGetItem)", "plan: lookup by table key (Query)", "plan: lookup by GSI (Query)",
 	"plan: lookup + fetch from the table", "plan: hash join (both sides keyed)", "plan: hash join over a Scan", "plan: Scan", "plan: LEFT",
 	"mode: scan driving", "driving: pk IN", "--consistent", "driving: sort key range",
-	"ON extra: joined side", "ON extra: other side", "ON extra: both sides",
+	"ON extra: joined side", "ON extra: other side", "ON extra: both sides", "ON extra: a table the join key does not link",
 	"WHERE: key IS [NOT] NULL on the optional side", "WHERE: predicate on the optional side",
 	"shape: plain", "shape: DISTINCT", "shape: aggregate without GROUP BY", "shape: GROUP BY", "GROUP BY two keys", "HAVING",
 	"ORDER BY (total)", "ORDER BY the driving table only", "plan: ORDER BY from the driving read (no Sort)", "LIMIT", "OFFSET", "LIMIT without ORDER BY",
