@@ -229,6 +229,26 @@ func TestCapacityOnDynalite(t *testing.T) {
 		}
 	})
 
+	t.Run("budget refuses a Scan of unknown cost before any request", func(t *testing.T) {
+		// dynalite's DescribeTable reports 0 items for every table, as
+		// DynamoDB does for a new or freshly loaded one, so a Scan's cost is
+		// unknown and --max-rcu cannot be kept.
+		sp := spy(client)
+		r := run(t, sp, func(s *session.Session) { s.MaxRCU = 1; s.Options.AllowScan = true }, fmt.Sprintf("SELECT * FROM `%s`", app))
+		assertRefused(t, r, sp)
+		assertUnknownCost(t, r, "table "+app, "1")
+		// A LIMIT with no filter bounds it: 5 items of at most 400 KB are
+		// at most 250.5 RCU, so it runs within a budget that covers that.
+		sp = spy(client)
+		r = run(t, sp, func(s *session.Session) { s.MaxRCU = 251; s.Options.AllowScan = true }, fmt.Sprintf("SELECT * FROM `%s` LIMIT 5", app))
+		if r.Error != nil || len(r.rows()) != 5 {
+			t.Fatalf("LIMIT 5 within its bound: %v, %d rows", r.Error, len(r.rows()))
+		}
+		if got := sumRCU(sp.requests()); got > 250.5 || r.Stats.RCU != got {
+			t.Fatalf("LIMIT 5 consumed %v RCU (stats %v); its bound is 250.5", got, r.Stats.RCU)
+		}
+	})
+
 	t.Run("rate limit", func(t *testing.T) { testRateLimit(t, client, app) })
 
 	t.Run("segments", func(t *testing.T) { testSegments(t, client, "`"+app+"`") })
@@ -278,25 +298,25 @@ func TestBudgetRefusesBeforeAnyRequest(t *testing.T) {
 	}
 }
 
-// staleCatalog reports a table as DescribeTable does before its figures
-// are refreshed (or as local servers do): no items, no bytes.
-type staleCatalog struct{ dynamo.Client }
+// outgrownCatalog reports every table as DynamoDB does when it has grown
+// since the last refresh of its figures: 10 items of 700 bytes.
+type outgrownCatalog struct{ dynamo.Client }
 
-func (c staleCatalog) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+func (c outgrownCatalog) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
 	out, err := c.Client.DescribeTable(ctx, in, o...)
 	if err != nil {
 		return nil, err
 	}
 	td := *out.Table
-	td.ItemCount, td.TableSizeBytes = aws.Int64(0), aws.Int64(0)
+	td.ItemCount, td.TableSizeBytes = aws.Int64(10), aws.Int64(7000)
 	return &dynamodb.DescribeTableOutput{Table: &td}, nil
 }
 
-// TestBudgetStopsParallelScan: the estimate passes (DescribeTable says the
-// table is empty), then the Scan's segments cross the budget while running
-// (on memdb: stopping cancels segments in flight).
+// TestBudgetStopsParallelScan: the estimate passes (DescribeTable's stale
+// figures make the table look small), then the Scan's segments cross the
+// budget while running (on memdb: stopping cancels segments in flight).
 func TestBudgetStopsParallelScan(t *testing.T) {
-	sp := spy(staleCatalog{memClient(t)})
+	sp := spy(outgrownCatalog{memClient(t)})
 	r := run(t, sp, func(s *session.Session) { s.Options.AllowScan = true; s.Options.Segments = 4; s.MaxRCU = 150 },
 		"SELECT PK, SK FROM app WHERE seq > 0")
 	var ee *exec.Error
