@@ -14,11 +14,13 @@ import (
 //   - Plain figures are estimates from DescribeTable's averages, assuming
 //     the keys asked for exist: exact when every item has the same size.
 //   - AtLeast marks lower bounds. A Query's partition size is unknown, and
-//     a lookup or fetch depends on how many rows reach it, so these count
-//     one item per Query and one row per join step: they hold whenever the
-//     read finds something and a row reaches each step. RCU bounds count
-//     one 4 KB unit per request or item, which DynamoDB charges even for a
-//     missing item or an empty page.
+//     a lookup or fetch depends on how many rows reach it, so a Query
+//     counts one item, a join step one lookup (which may find nothing) and
+//     a fetch one key per row it is sure to receive: they hold whenever the
+//     read finds something and a row reaches each step, and a Note says so
+//     where it is not obvious. RCU bounds count one 4 KB unit per request
+//     or item, which DynamoDB charges even for a missing item or an empty
+//     page.
 //   - Unknown lists reads DescribeTable has no figures for: it reports 0
 //     items (or 0 bytes for some items) for a new or freshly loaded table
 //     until its refresh, about every six hours. Such a Scan could read
@@ -77,14 +79,8 @@ func (e Estimate) IsUnknown() bool { return len(e.Unknown) > 0 }
 // and the estimate of the others; ok is false when an unknown read has no
 // bound.
 func (e Estimate) Bound() (rcu float64, ok bool) {
-	rcu = e.RCU
-	for _, u := range e.Unknown {
-		if !u.Bounded {
-			return 0, false
-		}
-		rcu += u.MaxRCU
-	}
-	return rcu, true
+	_, rcu, ok = e.unknownBound()
+	return e.RCU + rcu, ok
 }
 
 // UnknownReason explains, for messages, why the estimate is unknown:
