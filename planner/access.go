@@ -268,6 +268,7 @@ func scanError(t *TableDef, p path) *Error {
 	if p.index != nil {
 		e.Scan.ItemCount, e.Scan.SizeBytes = p.index.ItemCount, p.index.SizeBytes
 	}
+	e.Scan.Unknown = stale(e.Scan.ItemCount, e.Scan.SizeBytes)
 	return e.withHint("add = or IN on a partition key (%s), or rerun with --allow-scan to read everything", strings.Join(partitionKeys(t), ", "))
 }
 
@@ -286,8 +287,11 @@ func sizeNote(t *TableDef, p path) string {
 	if p.index != nil {
 		items, bytes = p.index.ItemCount, p.index.SizeBytes
 	}
-	if items <= 0 && bytes <= 0 {
-		return ""
+	switch why := stale(items, bytes); {
+	case items <= 0:
+		return " (its size is unknown: DescribeTable reports " + why + "; " + countsLag + ")"
+	case why != "":
+		return " (about " + humanCount(items) + " items; their size is unknown: DescribeTable reports " + why + "; " + countsLag + ")"
 	}
 	return " (about " + humanCount(items) + " items, " + humanBytes(bytes) + ")"
 }

@@ -26,6 +26,12 @@
 //     the same rows: a hinted read of a sparse index that could miss
 //     matching items fails before any request (sparsehint.go). FROM
 //     `t`.`i` reads the index itself.
+//   - Every DynamoDB read of a plan carries an Estimate (Access, Fetch,
+//     LookupJoin and its fetch) and TotalEstimate sums them all. Printed
+//     figures are true: estimates from DescribeTable's averages, lower
+//     bounds marked ≥ that say what they assume, or "unknown" when
+//     DescribeTable has no figures yet (a new or freshly loaded table
+//     reports 0 items) — never ~0.
 //   - Errors are *Error with a stable Code.
 //   - A double-quoted name is a name, never a string, even where a value
 //     usually goes (status = "open"); when it is no key attribute of the

@@ -47,6 +47,19 @@ type ScanEstimate struct {
 	Index     string
 	ItemCount int64
 	SizeBytes int64
+	// Unknown, when set, is why the figures give no estimate: what
+	// DescribeTable reports ("0 items", "0 bytes for 12 items") for a new or
+	// freshly loaded table, whose counts lag by up to six hours.
+	Unknown string
+}
+
+// UnknownReason explains an unknown Scan cost ("" when it is known):
+// "DescribeTable reports 0 items; counts lag by up to six hours".
+func (s ScanEstimate) UnknownReason() string {
+	if s.Unknown == "" {
+		return ""
+	}
+	return "DescribeTable reports " + s.Unknown + "; " + countsLag
 }
 
 func (e *Error) Error() string {

@@ -31,7 +31,7 @@ func ExplainWith(p *Plan, actual Actuals) string {
 		w.sb.WriteString("note: " + n + "\n")
 	}
 	w.node(p.Root, "", "")
-	w.sb.WriteString("estimated total: " + TotalEstimate(p).String() + "\n")
+	w.sb.WriteString("estimated total: " + TotalEstimate(p).TotalString() + "\n")
 	return w.sb.String()
 }
 
@@ -44,8 +44,13 @@ type explainWriter struct {
 // children after childPrefix.
 func (w *explainWriter) node(n Node, prefix, childPrefix string) {
 	title, details := describe(n)
-	if a, ok := n.(*Access); ok {
-		details = append([]string{"estimate: " + a.Estimate.String()}, details...)
+	switch t := n.(type) {
+	case *Access:
+		details = append([]string{"estimate: " + t.Estimate.String()}, details...)
+	case *Fetch:
+		details = append([]string{"estimate: " + t.Estimate.String()}, details...)
+	case *LookupJoin:
+		details = append([]string{"estimate: " + t.Estimate.String()}, details...)
 	}
 	if w.actual != nil {
 		if line, ok := w.actual(n); ok {
@@ -429,7 +434,8 @@ func describeLookup(t *LookupJoin) (string, []string) {
 		}
 	}
 	if t.Fetch != nil {
-		d = append(d, "then BatchGetItem "+t.Fetch.Table+" for the full items (the index does not project every needed attribute)")
+		d = append(d, "then BatchGetItem "+t.Fetch.Table+" for the full items (the index does not project every needed attribute)",
+			"fetch estimate: "+t.Fetch.Estimate.String())
 	}
 	return title, d
 }

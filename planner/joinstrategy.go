@@ -208,6 +208,7 @@ func (jp *joinPlanner) lookup(probe Node, st plannedStep) (Node, bool, error) {
 		if lt.fixed != nil {
 			lj.FixedKey = map[string]value.Value{t.PK.Name: lt.fixed.values[0]}
 		}
+		lj.Estimate = estimateLookup(lj, t)
 		return lj, true, nil
 	}
 	dummy := lookupSentinel(lt.attrType)
@@ -225,9 +226,11 @@ func (jp *joinPlanner) lookup(probe Node, st plannedStep) (Node, bool, error) {
 			lj.ValuePlaceholder = name
 		}
 	}
+	lj.Estimate = estimateLookup(lj, t)
 	if !covers {
 		f := jp.reader(st.item, sp.opts).fetchNode(nil, need, client)
 		lj.Fetch = f.(*Fetch)
+		lj.Fetch.Estimate = estimateFetch(lj.Fetch, t, lookupFound, len(lj.Filters) > 0, "if a lookup finds an item: one key per item")
 	}
 	return lj, true, nil
 }

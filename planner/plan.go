@@ -97,6 +97,9 @@ type Fetch struct {
 	Projection *string // nil: all attributes
 	Names      map[string]string
 	Consistent bool
+	// Estimate is the expected cost of the BatchGetItem requests, from the
+	// rows the read below returns.
+	Estimate Estimate
 }
 
 // Filter keeps the rows for which Pred is true, evaluated on the client.
@@ -213,6 +216,9 @@ type LookupJoin struct {
 	// Fetch, when set, reads the full items from the base table after a GSI
 	// lookup whose projection lacks needed attributes.
 	Fetch *Fetch
+	// Estimate is the expected cost of the lookups (a lower bound: it
+	// depends on the rows that reach the join); Fetch has its own.
+	Estimate Estimate
 	// Residual is evaluated on each joined row: ON conditions that are not
 	// the lookup equality.
 	Residual expr.Expr

@@ -44,13 +44,19 @@ func (r *reader) plan(req readRequest) (*readPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Inputs first: a Fetch's estimate follows from the read below it.
 	var walk func(Node)
 	walk = func(n Node) {
-		if a, ok := n.(*Access); ok {
-			a.Estimate = estimateAccess(a, r.from.table, r.opts.Consistent && !r.global(a))
-		}
 		for _, in := range n.Inputs() {
 			walk(in)
+		}
+		switch t := n.(type) {
+		case *Access:
+			t.Estimate = estimateAccess(t, r.from.table, r.opts.Consistent && !r.global(t))
+		case *Fetch:
+			if a, ok := t.Input.(*Access); ok {
+				t.Estimate = estimateFetch(t, r.from.table, a.Estimate, len(a.Filters) > 0, "if the read below returns a row: one key per row")
+			}
 		}
 	}
 	walk(rp.node)

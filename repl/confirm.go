@@ -16,17 +16,21 @@ import (
 // scanQuestion is what the REPL asks before a statement that needs a Scan:
 // the estimate comes from DescribeTable (DynamoDB refreshes those counts
 // about every six hours). Reads cost one unit per 4 KB, half that when
-// eventually consistent.
+// eventually consistent. A new or freshly loaded table reports 0 items
+// until then, so the question says the cost is unknown rather than ~0.
 func scanQuestion(est planner.ScanEstimate, consistent bool) string {
+	what, target := "table", est.Table
+	if est.Index != "" {
+		what, target = "index", est.Table+" (index "+est.Index+")"
+	}
+	if why := est.UnknownReason(); why != "" {
+		return fmt.Sprintf("Scan %s: reads the whole %s (unknown cost: %s). Run it? [y/N] ", target, what, why)
+	}
 	perUnit := 0.5
 	if consistent {
 		perUnit = 1
 	}
 	rcu := int64(math.Ceil(float64(est.SizeBytes) / 4096 * perUnit))
-	what, target := "table", est.Table
-	if est.Index != "" {
-		what, target = "index", est.Table+" (index "+est.Index+")"
-	}
 	return fmt.Sprintf("Scan %s: reads the whole %s (~%d items, ~%.1f MB, ~%d RCU). Run it? [y/N] ",
 		target, what, est.ItemCount, float64(est.SizeBytes)/1e6, rcu)
 }

@@ -24,6 +24,16 @@ func TestScanQuestion(t *testing.T) {
 	if got := scanQuestion(est, false); got != "Scan app (index GSI1): reads the whole index (~10 items, ~0.0 MB, ~1 RCU). Run it? [y/N] " {
 		t.Errorf("index: %q", got)
 	}
+	// A new or freshly loaded table reports 0 items (or 0 bytes) until
+	// DynamoDB refreshes its counts: the cost is unknown, not ~0.
+	fresh := planner.ScanEstimate{Table: "app", Unknown: "0 items"}
+	if got := scanQuestion(fresh, false); got != "Scan app: reads the whole table (unknown cost: DescribeTable reports 0 items; counts lag by up to six hours). Run it? [y/N] " {
+		t.Errorf("fresh table: %q", got)
+	}
+	fresh = planner.ScanEstimate{Table: "app", Index: "GSI1", ItemCount: 5000, Unknown: "0 bytes for 5000 items"}
+	if got := scanQuestion(fresh, true); got != "Scan app (index GSI1): reads the whole index (unknown cost: DescribeTable reports 0 bytes for 5000 items; counts lag by up to six hours). Run it? [y/N] " {
+		t.Errorf("index with no size: %q", got)
+	}
 	for a, want := range map[string]bool{"y": true, " Yes\r": true, "": false, "n": false, "yep": false} {
 		if isYes(a) != want {
 			t.Errorf("isYes(%q) = %v", a, !want)

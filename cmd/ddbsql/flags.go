@@ -61,7 +61,7 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.allowScan, "allow-scan", false, "allow statements that read a whole table or index with Scan")
 	fs.BoolVar(&cfg.consistent, "consistent", false, "use strongly consistent reads (not possible on global secondary indexes)")
 	fs.BoolVar(&cfg.strict, "strict", false, "fail statements that are not one Query or GetItem (Scan, FilterExpression, client-side filter or sort, join not by key)")
-	fs.Float64Var(&cfg.maxRCU, "max-rcu", 0, "refuse statements estimated to consume more than `N` read capacity units, and stop those that do")
+	fs.Float64Var(&cfg.maxRCU, "max-rcu", 0, "refuse statements estimated to consume more than `N` read capacity units (or of unknown cost), and stop those that do")
 	fs.Float64Var(&cfg.rateLimit, "rate-limit", 0, "pace each statement's reads to `RCU_PER_SECOND`")
 	fs.IntVar(&cfg.segments, "segments", 0, "parallel Scan segments (default: about one per GiB, at most 8 per CPU)")
 	fs.IntVar(&cfg.concurrency, "concurrency", 8, "DynamoDB requests in flight per statement (IN lists, join lookups)")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/planner"
@@ -47,6 +48,10 @@ func TestEstimatesAgainstActuals(t *testing.T) {
 		{"Scan LIMIT", "SELECT * FROM uniform LIMIT 50"},
 		{"GetItem app", "SELECT * FROM app WHERE PK = 'WS#acme' AND SK = 'DOC#0001'"},
 		{"BatchGetItem app", "SELECT * FROM app WHERE PK = 'WS#big' AND SK IN ('DOC#B00001', 'DOC#B00002', 'META')"},
+		// The Fetch after a KEYS_ONLY index: one BatchGetItem key per index
+		// row, 100 a request, each item rounded up on its own.
+		{"Fetch after KEYS_ONLY Query LIMIT", "SELECT * FROM uniform USE INDEX (ByGKeys) WHERE G = 'G' ORDER BY GS LIMIT 250"},
+		{"Fetch after KEYS_ONLY index Scan", "SELECT * FROM uniform.ByGKeys"},
 	}
 	for _, c := range exact {
 		t.Run("exact/"+c.name, func(t *testing.T) {
@@ -76,6 +81,14 @@ func TestEstimatesAgainstActuals(t *testing.T) {
 		{"GSI INCLUDE Query", "SELECT title FROM app WHERE owner = 'u_alice'"},
 		{"Query uniform", "SELECT * FROM uniform WHERE PK = 'P#4'"},
 		{"IN Queries", "SELECT * FROM app WHERE PK IN ('WS#acme', 'WS#globex', 'WS#hooli')"},
+		// Fetches and lookups count at least one key or lookup for the rows
+		// that reach them.
+		{"Fetch after index Query", "SELECT * FROM app WHERE owner = 'u_alice'"},
+		{"Fetch after KEYS_ONLY Query", "SELECT * FROM uniform USE INDEX (ByGKeys) WHERE G = 'G'"},
+		{"lookup by table key", "SELECT c.name, p.name, p.price FROM customers c JOIN products p ON c.favoriteSku = p.sku WHERE c.id IN ('c_0001', 'c_0002', 'c_0003')"},
+		{"lookup of missing keys", "SELECT a.SK, c.name FROM app a JOIN customers c ON a.owner = c.id WHERE a.PK = 'WS#acme'"},
+		{"lookup by GSI", "SELECT c.id, p.sku FROM customers c JOIN products p ON p.category = c.tier WHERE c.id IN ('c_0001', 'c_0002')"},
+		{"two lookups", "SELECT c.id, p.sku, m.temp FROM customers c JOIN products p ON c.favoriteSku = p.sku JOIN metrics m ON m.device = p.stock WHERE c.id = 'c_0001'"},
 	}
 	for _, c := range atLeast {
 		t.Run("at least/"+c.name, func(t *testing.T) {
@@ -216,12 +229,24 @@ func TestCapacityOnDynalite(t *testing.T) {
 		}
 	})
 
-	t.Run("budget refuses before any request", func(t *testing.T) {
-		// DescribeTable on dynalite has no sizes, so the estimate assumes
-		// 1 KB items: LIMIT 1000 is at least 125 RCU.
+	t.Run("budget refuses a Scan of unknown cost before any request", func(t *testing.T) {
+		// dynalite's DescribeTable reports 0 items for every table, as
+		// DynamoDB does for a new or freshly loaded one, so a Scan's cost is
+		// unknown and --max-rcu cannot be kept.
 		sp := spy(client)
-		r := run(t, sp, func(s *session.Session) { s.MaxRCU = 100 }, fmt.Sprintf("SELECT * FROM `%s` WHERE PK = 'WS#big' ORDER BY SK LIMIT 1000", app))
+		r := run(t, sp, func(s *session.Session) { s.MaxRCU = 1; s.Options.AllowScan = true }, fmt.Sprintf("SELECT * FROM `%s`", app))
 		assertRefused(t, r, sp)
+		assertUnknownCost(t, r, "table "+app, "1")
+		// A LIMIT with no filter bounds it: 5 items of at most 400 KB are
+		// at most 250.5 RCU, so it runs within a budget that covers that.
+		sp = spy(client)
+		r = run(t, sp, func(s *session.Session) { s.MaxRCU = 251; s.Options.AllowScan = true }, fmt.Sprintf("SELECT * FROM `%s` LIMIT 5", app))
+		if r.Error != nil || len(r.rows()) != 5 {
+			t.Fatalf("LIMIT 5 within its bound: %v, %d rows", r.Error, len(r.rows()))
+		}
+		if got := sumRCU(sp.requests()); got > 250.5 || r.Stats.RCU != got {
+			t.Fatalf("LIMIT 5 consumed %v RCU (stats %v); its bound is 250.5", got, r.Stats.RCU)
+		}
 	})
 
 	t.Run("rate limit", func(t *testing.T) { testRateLimit(t, client, app) })
@@ -273,25 +298,25 @@ func TestBudgetRefusesBeforeAnyRequest(t *testing.T) {
 	}
 }
 
-// staleCatalog reports a table as DescribeTable does before its figures
-// are refreshed (or as local servers do): no items, no bytes.
-type staleCatalog struct{ dynamo.Client }
+// outgrownCatalog reports every table as DynamoDB does when it has grown
+// since the last refresh of its figures: 10 items of 700 bytes.
+type outgrownCatalog struct{ dynamo.Client }
 
-func (c staleCatalog) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+func (c outgrownCatalog) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
 	out, err := c.Client.DescribeTable(ctx, in, o...)
 	if err != nil {
 		return nil, err
 	}
 	td := *out.Table
-	td.ItemCount, td.TableSizeBytes = aws.Int64(0), aws.Int64(0)
+	td.ItemCount, td.TableSizeBytes = aws.Int64(10), aws.Int64(7000)
 	return &dynamodb.DescribeTableOutput{Table: &td}, nil
 }
 
-// TestBudgetStopsParallelScan: the estimate passes (DescribeTable says the
-// table is empty), then the Scan's segments cross the budget while running
-// (on memdb: stopping cancels segments in flight).
+// TestBudgetStopsParallelScan: the estimate passes (DescribeTable's stale
+// figures make the table look small), then the Scan's segments cross the
+// budget while running (on memdb: stopping cancels segments in flight).
 func TestBudgetStopsParallelScan(t *testing.T) {
-	sp := spy(staleCatalog{memClient(t)})
+	sp := spy(outgrownCatalog{memClient(t)})
 	r := run(t, sp, func(s *session.Session) { s.Options.AllowScan = true; s.Options.Segments = 4; s.MaxRCU = 150 },
 		"SELECT PK, SK FROM app WHERE seq > 0")
 	var ee *exec.Error
@@ -482,5 +507,100 @@ func TestExplainAnalyze(t *testing.T) {
 		if m[1] != strconv.Itoa(st.Requests) || m[2] != strconv.FormatInt(st.ItemsRead, 10) || m[4] != planner.FormatRCU(st.RCU) {
 			t.Errorf("%s: actual total %q, stats %+v", sql, m[0], *st)
 		}
+	}
+}
+
+var nodeEstimateRE = regexp.MustCompile(`(?m)^[│ ]*(?:fetch )?estimate: (.*)$`)
+
+// TestExplainAnalyzeJoinEstimates: the estimated total of a join counts
+// its lookups (and fetches), it is the sum of the estimates EXPLAIN prints
+// per read, and as a lower bound it never exceeds what the statement reads.
+func TestExplainAnalyzeJoinEstimates(t *testing.T) {
+	check := func(t *testing.T, client dynamo.Client, sql string, lookups int) {
+		t.Helper()
+		r := mustRun(t, client, nil, "EXPLAIN ANALYZE "+sql)
+		var sum estimate
+		lines := nodeEstimateRE.FindAllStringSubmatch(r.Out, -1)
+		for _, m := range lines {
+			e := parseEstimate(t, m[1])
+			sum.Requests, sum.Items, sum.RCU = sum.Requests+e.Requests, sum.Items+e.Items, sum.RCU+e.RCU
+		}
+		if got := strings.Count(r.Out, "Lookup Join"); got != lookups {
+			t.Fatalf("%s: %d lookup steps, want %d:\n%s", sql, got, lookups, r.Out)
+		}
+		if len(lines) < 1+lookups {
+			t.Fatalf("%s: %d estimate lines for %d lookup steps and the driving read:\n%s", sql, len(lines), lookups, r.Out)
+		}
+		var total estimate
+		for _, line := range strings.Split(r.Out, "\n") {
+			if strings.HasPrefix(line, "estimated total: ") {
+				total = parseEstimate(t, line)
+			}
+		}
+		if !total.AtLeast || total.Requests != sum.Requests || total.Items != sum.Items || !near(total.RCU, sum.RCU) {
+			t.Fatalf("%s: estimated total %+v is not the sum %+v of the reads' estimates:\n%s", sql, total, sum, r.Out)
+		}
+		act := r.Stats
+		if total.Requests > int64(act.Requests) || total.Items > act.ItemsRead || total.RCU > act.RCU {
+			t.Fatalf("%s: lower bound %+v exceeds the actual %d requests, %d items read, %v RCU:\n%s", sql, total, act.Requests, act.ItemsRead, act.RCU, r.Out)
+		}
+		if total.Requests < int64(1+lookups) {
+			t.Fatalf("%s: the estimate (%d requests) does not count a request per lookup step and the driving read", sql, total.Requests)
+		}
+	}
+	t.Run("memdb", func(t *testing.T) {
+		db := memClient(t)
+		// The join the estimate used to count as ≥0.5 RCU while it read 3.
+		check(t, db, "SELECT a.SK, c.name FROM app a JOIN customers c ON a.owner = c.id WHERE a.PK = 'WS#acme'", 1)
+		check(t, db, "SELECT c.name, p.name, p.price FROM customers c JOIN products p ON c.favoriteSku = p.sku WHERE c.id IN ('c_0001', 'c_0002', 'c_0003')", 1)
+		check(t, db, "SELECT c.id, p.sku, m.temp FROM customers c JOIN products p ON c.favoriteSku = p.sku JOIN metrics m ON m.device = p.stock WHERE c.id = 'c_0001'", 2)
+	})
+	t.Run("dynalite", func(t *testing.T) {
+		// 250 driving rows, 120 distinct lookup values: 2 BatchGetItems.
+		client := dynalitetest.Client(t)
+		prefix := dynalitetest.Prefix(t)
+		orders, custs := joinTables()
+		if err := fixtures.Load(context.Background(), client, prefix, orders, custs); err != nil {
+			t.Fatal(err)
+		}
+		check(t, client, fmt.Sprintf("SELECT o.SK, c.name FROM `%s` o JOIN `%s` c ON o.cust = c.id WHERE o.PK = 'ORD'", orders.Named(prefix), custs.Named(prefix)), 1)
+	})
+}
+
+// TestBudgetStopsFetchesAndLookups: every read counts against --max-rcu
+// while the statement runs, not only the first: a fetch after an index
+// read and a join's lookups stop the statement once they cross it.
+func TestBudgetStopsFetchesAndLookups(t *testing.T) {
+	db := memClient(t)
+	cases := []struct {
+		name, sql string
+		budget    float64
+		last      string // the operation whose response crosses the budget
+	}{
+		// The index Query costs 0.5 RCU, the fetch of 8 items 4.
+		{"fetch", "SELECT * FROM app WHERE owner = 'u_alice'", 2, "BatchGetItem"},
+		// The Query costs 0.5, the lookup of 5 missing keys 2.5 (DynamoDB
+		// charges a missing key the minimum).
+		{"lookups", "SELECT a.SK, c.name FROM app a JOIN customers c ON a.owner = c.id WHERE a.PK = 'WS#acme'", 1, "BatchGetItem"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sp := spy(db)
+			r := run(t, sp, func(s *session.Session) { s.MaxRCU = c.budget }, c.sql)
+			var ee *exec.Error
+			if !errors.As(r.Error, &ee) || ee.Code != exec.CodeBudget {
+				t.Fatalf("err = %v, want an exec error with code %q", r.Error, exec.CodeBudget)
+			}
+			reqs := sp.requests()
+			if len(reqs) < 2 || reqs[len(reqs)-1].Op != c.last {
+				t.Fatalf("requests %+v: want the %s to cross the budget", reqs, c.last)
+			}
+			if before := sumRCU(reqs[:len(reqs)-1]); before > c.budget || sumRCU(reqs) <= c.budget {
+				t.Fatalf("consumed %v RCU before the last request and %v in all; the budget is %v", before, sumRCU(reqs), c.budget)
+			}
+			if r.Out != "" && strings.Count(r.Out, "\n") > 1 {
+				t.Fatalf("printed rows of an incomplete result:\n%s", r.Out)
+			}
+		})
 	}
 }

@@ -27,14 +27,41 @@ func (s *Session) prepare(ctx context.Context, sel *parser.Select) (*planner.Pla
 		}
 	}
 	if s.MaxRCU > 0 {
-		est := planner.TotalEstimate(p)
-		if est.RCU > s.MaxRCU {
-			return nil, &planner.Error{Code: planner.CodeBudget,
-				Msg:  fmt.Sprintf("this statement is estimated to consume %s RCU, more than the --max-rcu budget of %s; nothing was read", estimateText(est), planner.FormatRCU(s.MaxRCU)),
-				Hint: "EXPLAIN shows where the reads go; narrow the key condition or raise --max-rcu"}
+		if err := checkBudget(planner.TotalEstimate(p), s.MaxRCU); err != nil {
+			return nil, err
 		}
 	}
 	return p, nil
+}
+
+// checkBudget refuses, before any request, a statement that --max-rcu
+// cannot cover: one estimated to consume more, or one whose cost is
+// unknown (DescribeTable has no figures for a table it scans) unless its
+// LIMIT bounds what it can read within the budget. While the statement
+// runs, exec stops it once it consumes more than the budget (Env.Budget).
+func checkBudget(est planner.Estimate, budget float64) error {
+	if est.IsUnknown() {
+		bound, ok := est.Bound()
+		if !ok {
+			return &planner.Error{Code: planner.CodeBudget,
+				Msg: fmt.Sprintf("this statement's estimated cost is unknown (%s), so --max-rcu %s cannot be guaranteed; nothing was read",
+					est.UnknownReason(), planner.FormatRCU(budget)),
+				Hint: "add a LIMIT (a Scan with a LIMIT and no filter reads a bounded amount), see the reads with EXPLAIN, or run without --max-rcu"}
+		}
+		if bound > budget {
+			return &planner.Error{Code: planner.CodeBudget,
+				Msg: fmt.Sprintf("this statement's estimated cost is unknown (%s); its LIMIT bounds it at %s RCU (items are at most 400 KB), more than the --max-rcu budget of %s; nothing was read",
+					est.UnknownReason(), planner.FormatRCU(bound), planner.FormatRCU(budget)),
+				Hint: "lower the LIMIT, see the reads with EXPLAIN, or raise --max-rcu"}
+		}
+		return nil
+	}
+	if est.RCU > budget {
+		return &planner.Error{Code: planner.CodeBudget,
+			Msg:  fmt.Sprintf("this statement is estimated to consume %s RCU, more than the --max-rcu budget of %s; nothing was read", estimateText(est), planner.FormatRCU(budget)),
+			Hint: "EXPLAIN shows where the reads go; narrow the key condition or raise --max-rcu"}
+	}
+	return nil
 }
 
 func estimateText(e planner.Estimate) string {

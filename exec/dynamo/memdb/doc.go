@@ -37,12 +37,17 @@
 //     stopped on Limit or 1 MB (so it can be followed by an empty page, as in
 //     DynamoDB). Page size is DynamoDB's storage size as dynalite reproduces
 //     it, so page boundaries match dynalite exactly.
-//   - Read capacity: 4 KB units rounded up, ×½ when eventually consistent;
-//     Query/Scan round the page's total once (table and index bytes
-//     separately), GetItem/BatchGetItem round each item, and a missing item
-//     costs one 4 KB unit. INDEXES reports Table and GlobalSecondaryIndexes /
-//     LocalSecondaryIndexes as DynamoDB does (an index read charges the
-//     index; an LSI read with Select=ALL_ATTRIBUTES also charges the table).
+//   - Read capacity follows DynamoDB's documented rules: 4 KB units rounded
+//     up, ×½ when eventually consistent. Query/Scan round the total size of
+//     the items a page read (before FilterExpression, whatever the
+//     projection or Select=COUNT) once, and a page that read nothing costs
+//     one unit; GetItem/BatchGetItem round each item, and a missing item
+//     costs one unit. An index read is charged to the index; an LSI read
+//     with Select=ALL_ATTRIBUTES is also charged, to the table, for each
+//     fetched item rounded on its own. INDEXES reports Table and
+//     GlobalSecondaryIndexes / LocalSecondaryIndexes, TOTAL only the total,
+//     NONE (or nothing) no ConsumedCapacity. capacity_test.go cites the rule
+//     behind every figure.
 //   - Errors are what the SDK surfaces: *smithy.OperationError wrapping
 //     *types.ResourceNotFoundException, *types.ResourceInUseException,
 //     *types.ConditionalCheckFailedException or a smithy.APIError with code
@@ -76,8 +81,10 @@
 // Options: ReadOnly (writes fail with ErrReadOnly; Loader writes anyway;
 // Freeze switches a loaded DB to read-only), WithUnprocessedKeys (make
 // BatchGetItem return chosen keys in UnprocessedKeys, to test retries),
-// WithRequestHook (observe or fail requests); Requests and ItemsRead count
-// requests and the items they read.
+// WithRequestHook (observe or fail requests), WithLaggingCounts
+// (DescribeTable reports the counts of the last RefreshCounts, 0 before it,
+// as DynamoDB does between its six-hourly refreshes); Requests and
+// ItemsRead count requests and the items they read.
 //
 // # Not supported
 //
@@ -95,5 +102,7 @@
 // ConsistentRead (dynalite ignores it) and rejects it on a GSI; DescribeTable
 // reports live counts (dynalite reports 0); BatchGetItem returns items in
 // request order and spills to UnprocessedKeys only past 16 MB (dynalite
-// shuffles and spills past about 1.4 MB).
+// shuffles and spills past about 1.4 MB); a Query or Scan page that reads
+// nothing costs the minimum unit (dynalite: 0); an LSI read's fetched items
+// are rounded up to 4 KB one by one (dynalite rounds their sum).
 package memdb

@@ -16,9 +16,10 @@ type DB struct {
 	mu     sync.RWMutex // guards tables
 	tables map[string]*table
 
-	readOnly    atomic.Bool
-	hook        RequestHook
-	unprocessed UnprocessedFunc
+	readOnly      atomic.Bool
+	hook          RequestHook
+	unprocessed   UnprocessedFunc
+	laggingCounts bool // DescribeTable reports counts as of RefreshCounts
 
 	requests  sync.Map // op name -> *atomic.Int64
 	itemsRead atomic.Int64

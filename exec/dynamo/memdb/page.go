@@ -9,7 +9,22 @@ import (
 
 // A Query or Scan page: items are read in key order until Limit items or
 // 1 MB (page size) have been read; then the filter and projection apply to
-// what was read. Capacity is billed on everything read.
+// what was read. Capacity is billed on everything read (before the filter,
+// whatever the projection or Select), following DynamoDB's documented rules:
+//
+//   - the items read from the table, or the entries read from an index, are
+//     one read: their sizes are summed and rounded up to 4 KB once per page;
+//   - a page that reads nothing still costs the minimum, one 4 KB unit
+//     ("Queries that do not return results consume the minimum read
+//     capacity units according to the type of read");
+//   - an LSI read that fetches non-projected attributes is also charged,
+//     to the table, for every item fetched, each rounded up to 4 KB on its
+//     own (the LSI guide: "you are charged for read capacity units for every
+//     base table item fetched", "each item individually rounded up to the
+//     next 4 KB").
+//
+// dynalite charges nothing for an empty page and rounds fetched items as
+// one sum; memdb follows the rules above (see capacity_test.go).
 
 type pageReq struct {
 	t          *table
@@ -27,8 +42,9 @@ type page struct {
 	req        *pageReq
 	read       []*item
 	size       int
-	tableBytes int
-	indexBytes int
+	tableBytes int // items read from the base table (a table read)
+	indexBytes int // entries read from the index (an index read)
+	fetchUnits int // 4 KB units of the items an LSI read fetched, each rounded alone
 }
 
 // full reports whether the page has reached Limit or 1 MB.
@@ -49,7 +65,7 @@ func (pg *page) take(e *entry) bool {
 		pg.indexBytes += it.size
 		if base := pg.req.t.lookup(it.attrs); base != nil {
 			it = base
-			pg.tableBytes += it.size
+			pg.fetchUnits += units4KB(it.size)
 		}
 	default:
 		pg.indexBytes += it.size
@@ -96,15 +112,21 @@ func (pg *page) results() (items []map[string]types.AttributeValue, count int) {
 	return items, count
 }
 
-// consumed reports the page's read capacity: table and index bytes each
-// rounded up to 4 KB units once for the page.
+// consumed reports the page's read capacity: what it read from the table
+// or the index rounded up to 4 KB once (at least one unit), plus an LSI's
+// fetched items, charged to the table.
 func (pg *page) consumed() *types.ConsumedCapacity {
 	r := pg.req
 	if r.capacity != types.ReturnConsumedCapacityTotal && r.capacity != types.ReturnConsumedCapacityIndexes {
 		return nil
 	}
-	tableUnits := readUnits(pg.tableBytes, r.consistent)
-	indexUnits := readUnits(pg.indexBytes, r.consistent)
+	var tableUnits, indexUnits float64
+	if r.ix == nil {
+		tableUnits = readUnits(max(pg.tableBytes, 1), r.consistent)
+	} else {
+		indexUnits = readUnits(max(pg.indexBytes, 1), r.consistent)
+		tableUnits = unitsCost(pg.fetchUnits, r.consistent)
+	}
 	cc := &types.ConsumedCapacity{TableName: aws.String(r.t.name), CapacityUnits: aws.Float64(tableUnits + indexUnits)}
 	if r.capacity == types.ReturnConsumedCapacityIndexes {
 		cc.Table = &types.Capacity{CapacityUnits: aws.Float64(tableUnits)}

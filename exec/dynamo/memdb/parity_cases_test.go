@@ -3,6 +3,7 @@ package memdb_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -34,6 +35,19 @@ func parityCases() []parityCase {
 	var cs []parityCase
 	add := func(name string, run func(context.Context, dynamo.Client, string) []string) {
 		cs = append(cs, parityCase{name, run})
+	}
+	// addWithoutCapacity compares everything but the consumed capacity, for
+	// requests whose capacity dynalite computes unlike DynamoDB.
+	addWithoutCapacity := func(name string, run func(context.Context, dynamo.Client, string) []string) {
+		add(name, func(ctx context.Context, c dynamo.Client, p string) []string {
+			lines := run(ctx, c, p)
+			for i, l := range lines {
+				if at := strings.Index(l, " cc="); at >= 0 {
+					lines[i] = l[:at] + " cc=<not compared>"
+				}
+			}
+			return lines
+		})
 	}
 	acme := vals{":pk": s("WS#acme")}
 	big := vals{":pk": s("WS#big")}
@@ -115,7 +129,9 @@ func parityCases() []parityCase {
 		in.IndexName = aws.String("ByCreated")
 		in.Limit = aws.Int32(5)
 	})))
-	add("lsi/fetch-all-attributes", pagesQ(with(q("app", "PK = :pk AND createdAt > :t", vals{":pk": s("WS#acme"), ":t": s("2026-01-10")}),
+	// DynamoDB charges each fetched item on its own; dynalite rounds their
+	// sum (capacity_test.go tests memdb against the rule).
+	addWithoutCapacity("lsi/fetch-all-attributes", pagesQ(with(q("app", "PK = :pk AND createdAt > :t", vals{":pk": s("WS#acme"), ":t": s("2026-01-10")}),
 		func(in *dynamodb.QueryInput) {
 			in.IndexName = aws.String("ByCreated")
 			in.Select = types.SelectAllAttributes

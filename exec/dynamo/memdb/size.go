@@ -133,11 +133,19 @@ func numberSize(text string) int {
 // readUnits is the read capacity for bytes read: 4 KB units rounded up,
 // halved for eventually consistent reads.
 func readUnits(bytes int, consistent bool) float64 {
-	units := float64((bytes + 4095) / 4096)
+	return unitsCost(units4KB(bytes), consistent)
+}
+
+// units4KB is the number of 4 KB read units bytes take, rounded up.
+func units4KB(bytes int) int { return (bytes + 4095) / 4096 }
+
+// unitsCost is the capacity of n read units: one each strongly
+// consistent, half eventually consistent.
+func unitsCost(n int, consistent bool) float64 {
 	if consistent {
-		return units
+		return float64(n)
 	}
-	return units / 2
+	return float64(n) / 2
 }
 
 // writeUnits is the write capacity for an item of the given size (1 KB units).

@@ -26,6 +26,10 @@ type table struct {
 
 	base    *space
 	indexes []*index
+
+	// reported are the counts DescribeTable shows with WithLaggingCounts
+	// (nil: never refreshed, so zero).
+	reported *reportedCounts
 }
 
 // index is a GSI or LSI with its own space of projected items.

@@ -239,8 +239,9 @@ func (db *DB) deleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, fo
 	return &dynamodb.DeleteTableOutput{TableDescription: desc}, nil
 }
 
-// DescribeTable reports the schema, ACTIVE status and live item counts
-// and sizes of the table and each index.
+// DescribeTable reports the schema, ACTIVE status and item counts and
+// sizes of the table and each index: live ones, or with WithLaggingCounts
+// those of the last RefreshCounts.
 func (db *DB) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
 	if err := db.begin(ctx, "DescribeTable", in); err != nil {
 		return nil, wrapOp("DescribeTable", err)
@@ -259,7 +260,11 @@ func (db *DB) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput
 	}
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return &dynamodb.DescribeTableOutput{Table: t.describe()}, nil
+	d := t.describe()
+	if db.laggingCounts {
+		t.showReported(d)
+	}
+	return &dynamodb.DescribeTableOutput{Table: d}, nil
 }
 
 const arnPrefix = "arn:aws:dynamodb:us-east-1:000000000000:table/"
