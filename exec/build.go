@@ -55,6 +55,9 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 		}
 		return newHashJoinOp(env, hj, probe, build), nil
 	}
+	if u, ok := n.(*planner.Union); ok {
+		return buildUnion(env, u, leaf)
+	}
 	inputs := n.Inputs()
 	if len(inputs) != 1 {
 		return nil, execErrorf(CodeInternal, "plan node %T has %d inputs", n, len(inputs))
@@ -86,4 +89,20 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 	}
 	in.Close()
 	return nil, execErrorf(CodeInternal, "%s", fmt.Sprintf("no operator for plan node %T", n))
+}
+
+// buildUnion builds every branch (no request is sent before the first Next).
+func buildUnion(env *Env, u *planner.Union, leaf leafFunc) (Operator, error) {
+	inputs := make([]Operator, 0, len(u.Branches))
+	for _, b := range u.Branches {
+		op, err := buildWith(env, b, leaf)
+		if err != nil {
+			for _, in := range inputs {
+				in.Close()
+			}
+			return nil, err
+		}
+		inputs = append(inputs, op)
+	}
+	return newUnionOp(env, u, inputs), nil
 }
