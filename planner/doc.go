@@ -16,5 +16,12 @@
 //     will send.
 //   - A statement that needs a Scan fails before any request unless the
 //     caller allows Scans; the error names the table, its keys and indexes.
+//   - A WHERE with OR is read by key when every branch of its disjunctive
+//     normal form has a key condition of its own (dnf.go, disjunction.go):
+//     as one IN list, one BatchGetItem of full keys, or a Union of the
+//     branches' reads deduplicated by primary key. NOT is never pushed
+//     through, and the rewrite is used only when it reads less than the
+//     key condition outside the OR (if any) would; otherwise the WHERE is
+//     planned as written, and a Scan error names the branch without a key.
 //   - Errors are *Error with a stable Code.
 package planner

@@ -84,7 +84,7 @@ func TestPlans(t *testing.T) {
 			default:
 				t.Fatalf("unknown command %q", d.Cmd)
 			}
-			out := planText(cat, d.Input, opts)
+			out := planText(cat, d.Input, opts, d.HasArg("strict"))
 			isErr := strings.HasPrefix(out, "error ")
 			if d.Cmd == "plan" && isErr {
 				t.Errorf("%s: expected a plan, got %s", d.Pos, out)
@@ -97,7 +97,9 @@ func TestPlans(t *testing.T) {
 	}
 }
 
-func planText(cat planner.Catalog, sql string, opts planner.Options) string {
+// planText plans sql and renders EXPLAIN; with strict it applies the
+// --strict check to the plan as well.
+func planText(cat planner.Catalog, sql string, opts planner.Options, strict bool) string {
 	st, err := parser.ParseOne(sql)
 	if err != nil {
 		return "error parse: " + err.Error() + "\n"
@@ -112,6 +114,9 @@ func planText(cat planner.Catalog, sql string, opts planner.Options) string {
 		return fmt.Sprintf("error: not a SELECT: %T\n", st)
 	}
 	p, err := planner.PlanSelect(context.Background(), cat, planner.SelectInput{AST: sel.AST, Paths: sel.Paths}, opts)
+	if err == nil && strict {
+		err = planner.CheckStrict(p)
+	}
 	if err != nil {
 		var pe *planner.Error
 		if errors.As(err, &pe) {
