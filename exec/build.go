@@ -91,18 +91,7 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 	return nil, execErrorf(CodeInternal, "%s", fmt.Sprintf("no operator for plan node %T", n))
 }
 
-// buildUnion builds every branch (no request is sent before the first Next).
+// buildUnion defers building each branch until the union reaches it.
 func buildUnion(env *Env, u *planner.Union, leaf leafFunc) (Operator, error) {
-	inputs := make([]Operator, 0, len(u.Branches))
-	for _, b := range u.Branches {
-		op, err := buildWith(env, b, leaf)
-		if err != nil {
-			for _, in := range inputs {
-				in.Close()
-			}
-			return nil, err
-		}
-		inputs = append(inputs, op)
-	}
-	return newUnionOp(env, u, inputs), nil
+	return newUnionOp(env, u, func(n planner.Node) (Operator, error) { return buildWith(env, n, leaf) }), nil
 }

@@ -16,36 +16,40 @@ import (
 // passes each item once, the first time a branch returns it, recognised by
 // its primary key.
 //
-// Branches are read lazily and in order: a branch's first request goes out
-// only when the branch before it has ended, and each ended branch is closed
-// at once. So a LIMIT above that is met early (it closes the union) never
-// reads the later branches, and at most one branch holds pages at a time.
-// Within a branch the read runs as it would alone (IN lists and segments
-// concurrently, within --concurrency).
+// Branches are built and read lazily, in order: a branch's operator is
+// built, and its first request sent, only when the branch before it has
+// ended, and each ended branch is closed at once. So a LIMIT above that is
+// met early (it closes the union) never reads the later branches (EXPLAIN
+// ANALYZE says they never ran), and at most one branch holds pages at a
+// time. Within a branch the read runs as it would alone (IN lists and
+// segments concurrently, within --concurrency).
 type unionOp struct {
 	env    *Env
 	node   *planner.Union
-	inputs []Operator
-	open   []bool
+	build  func(planner.Node) (Operator, error)
+	input  Operator // the current branch's, once built
 	cur    int
 	seen   map[string]struct{}
 	buf    []byte
 	closed bool
 }
 
-func newUnionOp(env *Env, n *planner.Union, inputs []Operator) *unionOp {
-	open := make([]bool, len(inputs))
-	for i := range open {
-		open[i] = true
-	}
-	return &unionOp{env: env, node: n, inputs: inputs, open: open, seen: map[string]struct{}{}}
+func newUnionOp(env *Env, n *planner.Union, build func(planner.Node) (Operator, error)) *unionOp {
+	return &unionOp{env: env, node: n, build: build, seen: map[string]struct{}{}}
 }
 
 func (op *unionOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	for !op.closed && op.cur < len(op.inputs) {
-		in, err := op.inputs[op.cur].Next(ctx)
+	for !op.closed && op.cur < len(op.node.Branches) {
+		if op.input == nil {
+			in, err := op.build(op.node.Branches[op.cur])
+			if err != nil {
+				return nil, err
+			}
+			op.input = in
+		}
+		in, err := op.input.Next(ctx)
 		if err == io.EOF {
-			op.closeInput(op.cur)
+			op.closeInput()
 			op.cur++
 			continue
 		}
@@ -111,19 +115,17 @@ func (op *unionOp) dedup(ctx context.Context, in arrow.RecordBatch) (arrow.Recor
 	return out, nil
 }
 
-func (op *unionOp) closeInput(i int) {
-	if op.open[i] {
-		op.open[i] = false
-		_ = op.inputs[i].Close()
+func (op *unionOp) closeInput() {
+	if op.input != nil {
+		_ = op.input.Close()
+		op.input = nil
 	}
 }
 
-// Close closes every branch not closed yet; it is idempotent.
+// Close closes the branch being read; it is idempotent.
 func (op *unionOp) Close() error {
 	op.closed = true
-	for i := range op.inputs {
-		op.closeInput(i)
-	}
+	op.closeInput()
 	op.seen = nil
 	return nil
 }
