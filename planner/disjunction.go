@@ -188,11 +188,11 @@ func allNarrower(plans []*readPlan, p readShape) bool {
 // their distinct keys, exactly as a WHERE listing those keys would. ok is
 // false when the branches are not all of that kind.
 func (r *reader) combineGets(req readRequest, plans []*readPlan) (rp *readPlan, ok bool, err error) {
-	rest := setOf(plans[0].client)
+	rest := newCBranch(plans[0].client)
 	var keys []map[string]value.Value
 	var cond expr.Expr
 	for _, p := range plans {
-		if !p.shape.get || len(p.client) != len(plans[0].client) || !rest.includes(p.client) {
+		if c := newCBranch(p.client); !p.shape.get || len(c.keys) != len(rest.keys) || !rest.set.includes(c) {
 			return nil, false, nil
 		}
 		for _, k := range p.shape.keys {

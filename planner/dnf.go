@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
@@ -52,21 +51,54 @@ func dnf(e expr.Expr, max int) ([]branch, bool) {
 	if !ok || (b.Op != expr.OpAnd && b.Op != expr.OpOr) {
 		return []branch{{e}}, true
 	}
-	l, ok := dnf(b.L, max)
-	if !ok {
-		return nil, false
-	}
-	r, ok := dnf(b.R, max)
-	if !ok {
-		return nil, false
-	}
 	if b.Op == expr.OpAnd {
+		l, ok := dnf(b.L, max)
+		if !ok {
+			return nil, false
+		}
+		r, ok := dnf(b.R, max)
+		if !ok {
+			return nil, false
+		}
 		return product(l, r, max)
 	}
-	if len(l)+len(r) > max {
-		return nil, false
+	// A chain of ORs is one list, simplified as it grows: an OR of
+	// thousands of equalities (machine-written SQL) stays one IN list.
+	// The threshold for simplifying again grows with the disjuncts seen, so
+	// the growing IN list is rebuilt only a logarithmic number of times.
+	var out []branch
+	limit := pairwiseLimit
+	for i, d := range disjuncts(b) {
+		bs, ok := dnf(d, max)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, bs...)
+		if len(out) > limit {
+			if out = simplify(out); len(out) > pairwiseLimit {
+				return nil, false
+			}
+			limit = len(out) + pairwiseLimit + i
+		}
 	}
-	return simplify(append(append(make([]branch, 0, len(l)+len(r)), l...), r...)), true
+	out = simplify(out)
+	return out, len(out) <= max
+}
+
+// disjuncts flattens nested ORs: (a OR b) OR c is a, b, c.
+func disjuncts(e expr.Expr) []expr.Expr {
+	var out []expr.Expr
+	stack := []expr.Expr{e}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b, ok := n.(expr.Binary); ok && b.Op == expr.OpOr {
+			stack = append(stack, b.R, b.L)
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // product distributes AND: every branch of a with every branch of b.
@@ -83,197 +115,35 @@ func product(a, b []branch, max int) ([]branch, bool) {
 	return simplify(out), true
 }
 
-// simplify applies identities that hold in three-valued logic and only
-// shrink the form: a repeated conjunct counts once (A AND A = A), a branch
-// that contains another branch's conjuncts is dropped (A OR (A AND B) = A),
-// and two branches that differ only in x = v or x IN (…) on one column
-// become one IN list ((C AND x = 1) OR (C AND x IN (2, 3)) =
-// C AND x IN (1, 2, 3)), as `x IN (l)` is defined to be the OR of
-// the equalities.
-func simplify(bs []branch) []branch {
-	sets := make([]conjunctSet, len(bs))
-	for i := range bs {
-		bs[i], sets[i] = dedupConjuncts(bs[i])
-	}
-	for changed := true; changed; {
-		changed = false
-		bs, sets = dropAbsorbed(bs, sets)
-		for i := 0; i < len(bs) && !changed; i++ {
-			for j := i + 1; j < len(bs) && !changed; j++ {
-				if m, ok := mergeBranches(bs[i], sets[i], bs[j], sets[j]); ok {
-					bs[i], sets[i] = dedupConjuncts(m)
-					bs = append(bs[:j], bs[j+1:]...)
-					sets = append(sets[:j], sets[j+1:]...)
-					changed = true
-				}
-			}
-		}
-	}
-	return bs
-}
-
-// conjunctSet holds a branch's conjuncts by their SQL text.
-type conjunctSet map[string]bool
-
-// includes reports whether every conjunct of small is in the set.
-func (s conjunctSet) includes(small branch) bool {
-	for _, c := range small {
-		if !s[c.String()] {
-			return false
-		}
-	}
-	return true
-}
-
-func setOf(b branch) conjunctSet {
-	s := make(conjunctSet, len(b))
-	for _, c := range b {
-		s[c.String()] = true
-	}
-	return s
-}
-
-func dedupConjuncts(b branch) (branch, conjunctSet) {
-	out := make(branch, 0, len(b))
-	seen := make(conjunctSet, len(b))
-	for _, c := range b {
-		if s := c.String(); !seen[s] {
-			seen[s] = true
-			out = append(out, c)
-		}
-	}
-	return out, seen
-}
-
-// dropAbsorbed removes every branch whose conjuncts include all of another
-// kept branch's (of equal branches, the first is kept).
-func dropAbsorbed(bs []branch, sets []conjunctSet) ([]branch, []conjunctSet) {
-	var out []branch
-	var outSets []conjunctSet
-	for i, b := range bs {
-		absorbed := false
-		for j, o := range bs {
-			if i != j && sets[i].includes(o) && (len(o) < len(b) || j < i) {
-				absorbed = true
-				break
-			}
-		}
-		if !absorbed {
-			out = append(out, b)
-			outSets = append(outSets, sets[i])
-		}
-	}
-	return out, outSets
-}
-
-// mergeBranches joins two branches that are equal but for one equality or
-// IN list on the same column into one branch with the combined IN list, in
-// the position a had it.
-func mergeBranches(a branch, aSet conjunctSet, b branch, bSet conjunctSet) (branch, bool) {
-	if len(a) != len(b) {
-		return nil, false
-	}
-	ai, bi := onlyDifference(a, bSet), onlyDifference(b, aSet)
-	if ai < 0 || bi < 0 {
-		return nil, false
-	}
-	ac, av, ok := eqList(a[ai])
-	if !ok {
-		return nil, false
-	}
-	bc, bv, ok := eqList(b[bi])
-	if !ok || ac.String() != bc.String() {
-		return nil, false
-	}
-	vals := distinct(append(av, bv...))
-	list := make([]expr.Expr, len(vals))
-	for i, v := range vals {
-		list[i] = expr.Literal{Value: v}
-	}
-	out := append(branch(nil), a...)
-	out[ai] = expr.In{X: ac, List: list}
-	return out, true
-}
-
-// onlyDifference returns the index of the one conjunct of a that other
-// lacks, or -1 when a has none or several such conjuncts.
-func onlyDifference(a branch, other conjunctSet) int {
-	found := -1
-	for i, c := range a {
-		if other[c.String()] {
-			continue
-		}
-		if found >= 0 {
-			return -1
-		}
-		found = i
-	}
-	return found
-}
-
-// eqList recognises column = literal (either way round) and column IN
-// (literals), with no NULL literal: the shapes whose OR is an IN list.
-func eqList(e expr.Expr) (expr.Column, []value.Value, bool) {
-	switch n := e.(type) {
-	case expr.Binary:
-		if n.Op != expr.OpEq {
-			break
-		}
-		c, ok := n.L.(expr.Column)
-		lit := literalOf(n.R)
-		if !ok {
-			c, ok = n.R.(expr.Column)
-			lit = literalOf(n.L)
-		}
-		if ok && lit != nil {
-			return c, []value.Value{*lit}, true
-		}
-	case expr.In:
-		c, ok := n.X.(expr.Column)
-		if !ok || n.Not || len(n.List) == 0 {
-			break
-		}
-		vals := make([]value.Value, 0, len(n.List))
-		for _, item := range n.List {
-			lit := literalOf(item)
-			if lit == nil {
-				return expr.Column{}, nil, false
-			}
-			vals = append(vals, *lit)
-		}
-		return c, vals, true
-	}
-	return expr.Column{}, nil, false
-}
-
 // factor is the AND of the conjuncts common to every branch and the OR of
 // what remains of each: (C AND B1) OR (C AND B2) = C AND (B1 OR B2). With
 // several (simplified) branches every remainder is non-empty.
 func factor(bs []branch) []expr.Expr {
-	sets := make([]conjunctSet, len(bs))
+	cs := make([]cbranch, len(bs))
 	for i, b := range bs {
-		sets[i] = setOf(b)
+		cs[i] = newCBranch(b)
 	}
 	var common []expr.Expr
-	for _, c := range bs[0] {
+	commonSet := conjunctSet{}
+	for i, c := range cs[0].conj {
 		in := true
-		for _, s := range sets[1:] {
-			in = in && s[c.String()]
+		for _, o := range cs[1:] {
+			in = in && o.set[cs[0].keys[i]]
 		}
 		if in {
 			common = append(common, c)
+			commonSet[cs[0].keys[i]] = true
 		}
 	}
 	if len(common) == 0 || len(bs) == 1 {
 		return common
 	}
-	commonSet := setOf(common)
 	var or expr.Expr
-	for _, b := range bs {
+	for _, c := range cs {
 		var rest []expr.Expr
-		for _, c := range b {
-			if !commonSet[c.String()] {
-				rest = append(rest, c)
+		for i, e := range c.conj {
+			if !commonSet[c.keys[i]] {
+				rest = append(rest, e)
 			}
 		}
 		if or == nil {

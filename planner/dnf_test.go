@@ -124,16 +124,7 @@ func genPred(r *rand.Rand, depth int) expr.Expr {
 // passes some branch, for random predicates with AND, OR, NOT and IN.
 func TestDisjunctiveFormIsExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
-	var rows []map[string]int
-	for a := 0; a < 64; a++ {
-		row := map[string]int{}
-		for i, c := range dnfColumns {
-			if v := a >> (2 * i) & 3; v > 0 {
-				row[c] = v
-			}
-		}
-		rows = append(rows, row)
-	}
+	rows := allRows()
 	capped := 0
 	for n := 0; n < 3000; n++ {
 		conjuncts := expr.Conjuncts(genPred(r, 1+r.IntN(4)))
@@ -163,6 +154,70 @@ func TestDisjunctiveFormIsExact(t *testing.T) {
 	if capped > 300 {
 		t.Errorf("%d of 3000 predicates exceeded the branch cap: the generator no longer tests the form", capped)
 	}
+}
+
+// TestDisjunctiveFormWideOrs checks the same on wide ORs of small ANDs of
+// equalities and IN lists over three columns, where branches can merge
+// along several columns and merges compete.
+func TestDisjunctiveFormWideOrs(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	rows := allRows()
+	merged := 0
+	for n := 0; n < 600; n++ {
+		var where expr.Expr
+		width := 2 + r.IntN(60)
+		for range width {
+			var b expr.Expr
+			for range 1 + r.IntN(3) {
+				atom := genPred(r, 0)
+				if b == nil {
+					b = atom
+				} else {
+					b = expr.Binary{Op: expr.OpAnd, L: b, R: atom}
+				}
+			}
+			if where == nil {
+				where = b
+			} else {
+				where = expr.Binary{Op: expr.OpOr, L: where, R: b}
+			}
+		}
+		branches, ok := disjunctiveForm([]expr.Expr{where}, maxOrBranches)
+		if !ok {
+			t.Fatalf("%d disjuncts exceeded the cap", width)
+		}
+		if len(branches) < width {
+			merged++
+		}
+		for _, row := range rows {
+			want := eval3(t, where, row) == t3
+			got := false
+			for _, b := range branches {
+				got = got || eval3(t, expr.And(b), row) == t3
+			}
+			if got != want {
+				t.Fatalf("WHERE %s on %v: TRUE=%v, but the branches %v say %v", where, row, want, branches, got)
+			}
+		}
+	}
+	if merged < 400 {
+		t.Errorf("only %d of 600 ORs simplified at all: the test no longer exercises merging", merged)
+	}
+}
+
+// allRows assigns NULL, 1, 2 or 3 to each column, in every combination.
+func allRows() []map[string]int {
+	var rows []map[string]int
+	for a := 0; a < 64; a++ {
+		row := map[string]int{}
+		for i, c := range dnfColumns {
+			if v := a >> (2 * i) & 3; v > 0 {
+				row[c] = v
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }
 
 func TestDisjunctiveFormShapes(t *testing.T) {
@@ -217,5 +272,20 @@ func TestDisjunctiveFormShapes(t *testing.T) {
 	}
 	if bs, ok := disjunctiveForm([]expr.Expr{many}, maxOrBranches); !ok || len(bs) != 1 {
 		t.Errorf("an OR of 500 equalities: %d branches, ok=%v; want one IN list", len(bs), ok)
+	}
+}
+
+// BenchmarkDisjunctiveFormLongOr measures an OR of 5,000 equalities, as
+// machine-written SQL has: it must stay close to linear (one IN list).
+func BenchmarkDisjunctiveFormLongOr(b *testing.B) {
+	col := expr.Column{Path: value.Path{{Name: "PK"}}}
+	var e expr.Expr = expr.Binary{Op: expr.OpEq, L: col, R: expr.Literal{Value: value.Str("v0")}}
+	for i := 1; i < 5000; i++ {
+		e = expr.Binary{Op: expr.OpOr, L: e, R: expr.Binary{Op: expr.OpEq, L: col, R: expr.Literal{Value: value.Str(fmt.Sprint("v", i))}}}
+	}
+	for b.Loop() {
+		if bs, ok := disjunctiveForm([]expr.Expr{e}, maxOrBranches); !ok || len(bs) != 1 {
+			b.Fatalf("%d branches, ok=%v", len(bs), ok)
+		}
 	}
 }
