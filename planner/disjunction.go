@@ -62,9 +62,11 @@ func containsValue(vals []value.Value, v value.Value) bool {
 // When the conjuncts already give a keyed read (a key condition outside
 // the OR), the rewrite is used only when every branch reads less than that
 // read (narrower), so an OR never makes a statement read more than before.
-// When some branch has no key condition the statement is planned as
-// written: a Scan with the OR in the FilterExpression, or an error that
-// names the branch.
+// When some branch cannot be read by key (it has no key condition, compares
+// a key with a value of another type, or needs a GSI under --consistent)
+// the statement is planned as written: with --allow-scan a Scan with the OR
+// in the FilterExpression, as before; otherwise an error that names the
+// branch (or says what is wrong with it).
 func (r *reader) planDisjunction(req readRequest) (*readPlan, error) {
 	keyed := r.noScan()
 	plain, plainErr := keyed.planAccess(req)
@@ -121,13 +123,17 @@ func (r *reader) planDisjunction(req readRequest) (*readPlan, error) {
 	if plain != nil && (missing >= 0 || branchErr != nil || !allNarrower(plans, plain.shape)) {
 		return plain, nil
 	}
+	// A branch that cannot be read by key: as written (a Scan when allowed),
+	// else the error that says why.
 	switch {
-	case branchErr != nil:
-		return nil, branchErr
+	case (missing >= 0 || branchErr != nil) && r.opts.AllowScan:
+		return r.planAccess(req)
 	case missing >= 0:
 		why := fmt.Sprintf("the WHERE is an OR of %d branches and branch %d (%s) has no key condition of its own, but every branch needs one to be read by key",
 			len(branches), missing+1, expr.And(branches[missing]))
 		return r.fallback(req, nil, plainErr, why, "to that branch")
+	case branchErr != nil:
+		return nil, branchErr
 	}
 	if rp, ok, err := r.combineGets(req, plans); ok {
 		return rp, err
