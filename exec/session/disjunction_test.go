@@ -362,3 +362,34 @@ func TestDisjunctionErrors(t *testing.T) {
 		t.Errorf("--strict rejected an OR of partition keys: %v", r.Error)
 	}
 }
+
+// TestDisjunctionExplainAnalyze: the actual figures EXPLAIN ANALYZE shows
+// for a union's branches (fetches included) add up to the statement's.
+func TestDisjunctionExplainAnalyze(t *testing.T) {
+	b := djBackends(t)[0]
+	for _, where := range []string{
+		"PK = 'P1' OR G = 'G1'",
+		"(PK = 'P0' AND n > 3) OR (H = 'H2' AND s IS NULL) OR (PK = 'P4' AND t >= 'T3')",
+	} {
+		sql := b.sql("SELECT PK, SK, s FROM {d} WHERE " + where)
+		plain := mustRun(t, b.client, nil, sql).Stats
+		r := mustRun(t, b.client, nil, "EXPLAIN ANALYZE "+sql)
+		if !strings.Contains(r.Out, "Union (client)") {
+			t.Fatalf("%s: no union:\n%s", sql, r.Out)
+		}
+		var reqs int
+		var read int64
+		for _, m := range actualRE.FindAllStringSubmatch(r.Out, -1) {
+			n, i := 0, int64(0)
+			fmt.Sscan(m[1], &n)
+			fmt.Sscan(m[3], &i)
+			reqs, read = reqs+n, read+i
+		}
+		if reqs != plain.Requests || read != plain.ItemsRead || r.Stats.Rows != plain.Rows {
+			t.Errorf("%s: actual lines add up to %d requests, %d items read; the statement: %+v\n%s", sql, reqs, read, *plain, r.Out)
+		}
+		if !strings.Contains(r.Out, fmt.Sprintf("actual: %d rows", plain.Rows)) {
+			t.Errorf("%s: the union's actual line does not show the %d rows:\n%s", sql, plain.Rows, r.Out)
+		}
+	}
+}
