@@ -103,23 +103,7 @@ func (r *reader) planDisjunction(req readRequest) (*readPlan, error) {
 		}
 	}
 
-	breq := branchRequest(req, r.from.table)
-	plans := make([]*readPlan, len(branches))
-	missing := -1
-	var branchErr error
-	for i, b := range branches {
-		rp, err := keyed.with(b).planAccess(breq)
-		switch {
-		case err == nil:
-			plans[i] = rp
-		case hasCode(err, CodeScanNotAllowed):
-			if missing < 0 {
-				missing = i
-			}
-		case branchErr == nil:
-			branchErr = err
-		}
-	}
+	plans, missing, branchErr := keyed.planBranches(branchRequest(req, r.from.table), branches)
 	if plain != nil && (missing >= 0 || branchErr != nil || !allNarrower(plans, plain.shape)) {
 		return plain, nil
 	}
@@ -139,6 +123,27 @@ func (r *reader) planDisjunction(req readRequest) (*readPlan, error) {
 		return rp, err
 	}
 	return r.union(branches, plans), nil
+}
+
+// planBranches plans each branch by key alone. missing is the first branch
+// without a key condition (-1: none); err is the first other failure.
+func (r *reader) planBranches(req readRequest, branches []branch) (plans []*readPlan, missing int, err error) {
+	plans = make([]*readPlan, len(branches))
+	missing = -1
+	for i, b := range branches {
+		rp, berr := r.with(b).planAccess(req)
+		switch {
+		case berr == nil:
+			plans[i] = rp
+		case hasCode(berr, CodeScanNotAllowed):
+			if missing < 0 {
+				missing = i
+			}
+		case err == nil:
+			err = berr
+		}
+	}
+	return plans, missing, err
 }
 
 // fallback is the plan of the conjuncts as written when the disjunction
