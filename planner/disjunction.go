@@ -79,7 +79,7 @@ func (r *reader) planDisjunction(req readRequest) (*readPlan, error) {
 	if plain != nil && plain.shape.get {
 		return plain, nil // nothing reads less than the keys themselves
 	}
-	branches, ok := disjunctiveForm(r.conjuncts, maxOrBranches)
+	branches, ok := normalizer{max: maxOrBranches, mergeable: r.keyColumn}.form(r.conjuncts)
 	if !ok {
 		why := fmt.Sprintf("the WHERE has too many OR branches to plan by key (more than %d once written as an OR of ANDs)", maxOrBranches)
 		return r.fallback(req, plain, plainErr, why, "")
@@ -246,6 +246,16 @@ func (r *reader) union(branches []branch, plans []*readPlan) *readPlan {
 		u.Conditions = append(u.Conditions, expr.And(branches[i]))
 	}
 	return &readPlan{node: u}
+}
+
+// keyColumn reports whether c is a key attribute of this FROM item's table
+// or of one of its indexes.
+func (r *reader) keyColumn(c expr.Column) bool {
+	if c.Source != r.src || len(c.Path) != 1 || c.Path[0].IsIndex {
+		return false
+	}
+	_, ok := keyTypeOf(r.from.table, c.Path[0].Name)
+	return ok
 }
 
 // with is the reader of other conjuncts of the same FROM item.

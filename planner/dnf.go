@@ -24,65 +24,73 @@ func hasOr(conjuncts []expr.Expr) bool {
 	return false
 }
 
-// disjunctiveForm rewrites the AND of conjuncts as an OR of branches, each
-// an AND of atoms: nested ORs are flattened and AND is distributed over OR.
-// Only AND and OR are rewritten. NOT and everything else stay atoms, so no
-// rewrite has to reason about NULLs: SQL's three-valued AND and OR form a
+// normalizer rewrites conjuncts in disjunctive normal form.
+type normalizer struct {
+	max int // the most branches the form may have
+	// mergeable says on which columns an OR of equalities becomes an IN
+	// list: the key attributes, where it lets the branches be one read.
+	mergeable func(expr.Column) bool
+}
+
+// form rewrites the AND of conjuncts as an OR of branches, each an AND of
+// atoms: nested ORs are flattened and AND is distributed over OR. Only AND
+// and OR are rewritten. NOT and everything else stay atoms, so no rewrite
+// has to reason about NULLs: SQL's three-valued AND and OR form a
 // distributive lattice, so a row makes the WHERE TRUE exactly when it makes
-// some branch TRUE. Each step is simplified (see simplify), so an OR of
+// some branch TRUE. Each step is simplified (see simplify), so an OR of key
 // equalities is one IN list before it is multiplied. ok is false when the
-// form has more than max branches.
-func disjunctiveForm(conjuncts []expr.Expr, max int) (bs []branch, ok bool) {
+// form has more than n.max branches.
+func (n normalizer) form(conjuncts []expr.Expr) (bs []branch, ok bool) {
 	bs = []branch{{}}
 	for _, c := range conjuncts {
-		d, ok := dnf(c, max)
+		d, ok := n.dnf(c)
 		if !ok {
 			return nil, false
 		}
-		if bs, ok = product(bs, d, max); !ok {
+		if bs, ok = n.product(bs, d); !ok {
 			return nil, false
 		}
 	}
 	return bs, true
 }
 
-func dnf(e expr.Expr, max int) ([]branch, bool) {
+func (n normalizer) dnf(e expr.Expr) ([]branch, bool) {
 	b, ok := e.(expr.Binary)
 	if !ok || (b.Op != expr.OpAnd && b.Op != expr.OpOr) {
 		return []branch{{e}}, true
 	}
 	if b.Op == expr.OpAnd {
-		l, ok := dnf(b.L, max)
+		l, ok := n.dnf(b.L)
 		if !ok {
 			return nil, false
 		}
-		r, ok := dnf(b.R, max)
+		r, ok := n.dnf(b.R)
 		if !ok {
 			return nil, false
 		}
-		return product(l, r, max)
+		return n.product(l, r)
 	}
 	// A chain of ORs is one list, simplified as it grows: an OR of
 	// thousands of equalities (machine-written SQL) stays one IN list.
 	// The threshold for simplifying again grows with the disjuncts seen, so
 	// the growing IN list is rebuilt only a logarithmic number of times.
 	var out []branch
-	limit := pairwiseLimit
+	limit := n.pairwiseLimit()
 	for i, d := range disjuncts(b) {
-		bs, ok := dnf(d, max)
+		bs, ok := n.dnf(d)
 		if !ok {
 			return nil, false
 		}
 		out = append(out, bs...)
 		if len(out) > limit {
-			if out = simplify(out); len(out) > pairwiseLimit {
+			if out = n.simplify(out); len(out) > n.pairwiseLimit() {
 				return nil, false
 			}
-			limit = len(out) + pairwiseLimit + i
+			limit = len(out) + n.pairwiseLimit() + i
 		}
 	}
-	out = simplify(out)
-	return out, len(out) <= max
+	out = n.simplify(out)
+	return out, len(out) <= n.max
 }
 
 // disjuncts flattens nested ORs: (a OR b) OR c is a, b, c.
@@ -102,8 +110,8 @@ func disjuncts(e expr.Expr) []expr.Expr {
 }
 
 // product distributes AND: every branch of a with every branch of b.
-func product(a, b []branch, max int) ([]branch, bool) {
-	if len(a)*len(b) > max {
+func (n normalizer) product(a, b []branch) ([]branch, bool) {
+	if len(a)*len(b) > n.max {
 		return nil, false
 	}
 	out := make([]branch, 0, len(a)*len(b))
@@ -112,7 +120,7 @@ func product(a, b []branch, max int) ([]branch, bool) {
 			out = append(out, append(append(make(branch, 0, len(x)+len(y)), x...), y...))
 		}
 	}
-	return simplify(out), true
+	return n.simplify(out), true
 }
 
 // factor is the AND of the conjuncts common to every branch and the OR of

@@ -93,6 +93,9 @@ func eval3(t *testing.T, e expr.Expr, row map[string]int) truth3 {
 
 var dnfColumns = []string{"x", "y", "z"}
 
+// anyColumn merges equalities on every column, to test merging widely.
+var anyColumn = normalizer{max: maxOrBranches, mergeable: func(expr.Column) bool { return true }}
+
 func genPred(r *rand.Rand, depth int) expr.Expr {
 	col := expr.Column{Path: value.Path{{Name: dnfColumns[r.IntN(len(dnfColumns))]}}}
 	lit := func() expr.Expr { return expr.Literal{Value: value.NumTrusted(fmt.Sprint(1 + r.IntN(3)))} }
@@ -128,7 +131,7 @@ func TestDisjunctiveFormIsExact(t *testing.T) {
 	capped := 0
 	for n := 0; n < 3000; n++ {
 		conjuncts := expr.Conjuncts(genPred(r, 1+r.IntN(4)))
-		branches, ok := disjunctiveForm(conjuncts, maxOrBranches)
+		branches, ok := anyColumn.form(conjuncts)
 		if !ok {
 			capped++
 			continue
@@ -182,7 +185,7 @@ func TestDisjunctiveFormWideOrs(t *testing.T) {
 				where = expr.Binary{Op: expr.OpOr, L: where, R: b}
 			}
 		}
-		branches, ok := disjunctiveForm([]expr.Expr{where}, maxOrBranches)
+		branches, ok := anyColumn.form([]expr.Expr{where})
 		if !ok {
 			t.Fatalf("%d disjuncts exceeded the cap", width)
 		}
@@ -244,7 +247,7 @@ func TestDisjunctiveFormShapes(t *testing.T) {
 		{or(eq("PK", "a"), eq("PK", "a")), "[[PK = 'a']]"},
 	}
 	for _, c := range cases {
-		bs, ok := disjunctiveForm(expr.Conjuncts(c.where), maxOrBranches)
+		bs, ok := anyColumn.form(expr.Conjuncts(c.where))
 		if !ok {
 			t.Errorf("%s: over the cap", c.where)
 			continue
@@ -254,15 +257,22 @@ func TestDisjunctiveFormShapes(t *testing.T) {
 		}
 	}
 
+	// Only mergeable columns merge.
+	pkOnly := normalizer{max: maxOrBranches, mergeable: func(c expr.Column) bool { return c.Path.String() == "PK" }}
+	bs, _ := pkOnly.form([]expr.Expr{or(or(eq("S", "x"), eq("S", "y")), or(eq("PK", "a"), eq("PK", "b")))})
+	if got, want := fmt.Sprint(bs), "[[S = 'x'] [S = 'y'] [PK IN ('a', 'b')]]"; got != want {
+		t.Errorf("merging on PK only:\n got %s\nwant %s", got, want)
+	}
+
 	// Seven ORs of two unrelated conditions are 2^7 = 128 branches.
 	var conj []expr.Expr
 	for i := 0; i < 7; i++ {
 		conj = append(conj, or(eq("PK", fmt.Sprint(i)), eq("S", fmt.Sprint(i))))
 	}
-	if _, ok := disjunctiveForm(conj[:6], maxOrBranches); !ok {
+	if _, ok := anyColumn.form(conj[:6]); !ok {
 		t.Error("64 branches should be within the cap")
 	}
-	if _, ok := disjunctiveForm(conj, maxOrBranches); ok {
+	if _, ok := anyColumn.form(conj); ok {
 		t.Error("128 branches should exceed the cap")
 	}
 	// An OR of many equalities stays one IN list at every step.
@@ -270,7 +280,7 @@ func TestDisjunctiveFormShapes(t *testing.T) {
 	for i := 1; i < 500; i++ {
 		many = or(many, eq("PK", fmt.Sprint(i)))
 	}
-	if bs, ok := disjunctiveForm([]expr.Expr{many}, maxOrBranches); !ok || len(bs) != 1 {
+	if bs, ok := anyColumn.form([]expr.Expr{many}); !ok || len(bs) != 1 {
 		t.Errorf("an OR of 500 equalities: %d branches, ok=%v; want one IN list", len(bs), ok)
 	}
 }
@@ -284,7 +294,7 @@ func BenchmarkDisjunctiveFormLongOr(b *testing.B) {
 		e = expr.Binary{Op: expr.OpOr, L: e, R: expr.Binary{Op: expr.OpEq, L: col, R: expr.Literal{Value: value.Str(fmt.Sprint("v", i))}}}
 	}
 	for b.Loop() {
-		if bs, ok := disjunctiveForm([]expr.Expr{e}, maxOrBranches); !ok || len(bs) != 1 {
+		if bs, ok := anyColumn.form([]expr.Expr{e}); !ok || len(bs) != 1 {
 			b.Fatalf("%d branches, ok=%v", len(bs), ok)
 		}
 	}

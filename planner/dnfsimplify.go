@@ -11,25 +11,25 @@ import (
 // pairwiseLimit bounds the branches compared pair by pair (absorption and
 // merges that hashing does not find); beyond it the form is too large to
 // plan by key anyway.
-const pairwiseLimit = 4 * maxOrBranches
+func (n normalizer) pairwiseLimit() int { return 4 * n.max }
 
 // simplify applies identities that hold in three-valued logic and only
 // shrink the form: a repeated conjunct counts once (A AND A = A), a branch
 // that contains another branch's conjuncts is dropped (A OR (A AND B) = A),
-// and branches that differ only in x = v or x IN (…) on one column become
+// and branches that differ only in x = v or x IN (…) on one mergeable column become
 // one IN list ((C AND x = 1) OR (C AND x IN (2, 3)) = C AND x IN (1, 2, 3)),
 // as `x IN (l)` is defined to be the OR of the equalities.
 //
 // Merges are first found by hashing (linear in the branches), then, when
 // few branches are left, pair by pair until nothing changes.
-func simplify(bs []branch) []branch {
+func (n normalizer) simplify(bs []branch) []branch {
 	cs := make([]cbranch, len(bs))
 	for i, b := range bs {
 		cs[i] = newCBranch(b)
 	}
-	cs = mergeByHash(cs)
-	if len(cs) <= pairwiseLimit {
-		cs = mergePairwise(cs)
+	cs = n.mergeByHash(cs)
+	if len(cs) <= n.pairwiseLimit() {
+		cs = n.mergePairwise(cs)
 	}
 	out := make([]branch, len(cs))
 	for i, c := range cs {
@@ -81,10 +81,10 @@ type mergeKey struct {
 	vals []value.Value
 }
 
-func mergeKeys(b cbranch) []mergeKey {
+func (n normalizer) mergeKeys(b cbranch) []mergeKey {
 	var out []mergeKey
 	for p, c := range b.conj {
-		col, vals, ok := eqList(c)
+		col, vals, ok := n.eqList(c)
 		if !ok {
 			continue
 		}
@@ -113,11 +113,11 @@ func (g *mergeGroup) accepts(key string) bool { return g.lock == "" || g.lock ==
 
 // mergeByHash merges, in one pass, every branch into the first earlier
 // branch it has a merge key in common with.
-func mergeByHash(cs []cbranch) []cbranch {
+func (n normalizer) mergeByHash(cs []cbranch) []cbranch {
 	var groups []*mergeGroup
 	byKey := map[string]*mergeGroup{}
 	for _, b := range cs {
-		keys := mergeKeys(b)
+		keys := n.mergeKeys(b)
 		var g *mergeGroup
 		var via mergeKey
 		for _, k := range keys {
@@ -172,13 +172,13 @@ func mergeByHash(cs []cbranch) []cbranch {
 
 // mergePairwise drops absorbed branches and merges pairs until nothing
 // changes.
-func mergePairwise(cs []cbranch) []cbranch {
+func (n normalizer) mergePairwise(cs []cbranch) []cbranch {
 	for changed := true; changed; {
 		changed = false
 		cs = dropAbsorbed(cs)
 		for i := 0; i < len(cs); i++ {
 			for j := i + 1; j < len(cs); {
-				m, ok := mergeBranches(cs[i], cs[j])
+				m, ok := n.mergeBranches(cs[i], cs[j])
 				if !ok {
 					j++
 					continue
@@ -215,7 +215,7 @@ func dropAbsorbed(cs []cbranch) []cbranch {
 // mergeBranches joins two branches that are equal but for one equality or
 // IN list on the same column into one branch with the combined IN list, in
 // the position a had it.
-func mergeBranches(a, b cbranch) (cbranch, bool) {
+func (n normalizer) mergeBranches(a, b cbranch) (cbranch, bool) {
 	if len(a.keys) != len(b.keys) {
 		return cbranch{}, false
 	}
@@ -223,11 +223,11 @@ func mergeBranches(a, b cbranch) (cbranch, bool) {
 	if ai < 0 || bi < 0 {
 		return cbranch{}, false
 	}
-	ac, av, ok := eqList(a.conj[ai])
+	ac, av, ok := n.eqList(a.conj[ai])
 	if !ok {
 		return cbranch{}, false
 	}
-	bc, bv, ok := eqList(b.conj[bi])
+	bc, bv, ok := n.eqList(b.conj[bi])
 	if !ok || ac.String() != bc.String() {
 		return cbranch{}, false
 	}
@@ -280,8 +280,17 @@ func valueKey(v value.Value) string {
 }
 
 // eqList recognises column = literal (either way round) and column IN
-// (literals), with no NULL literal: the shapes whose OR is an IN list.
-func eqList(e expr.Expr) (expr.Column, []value.Value, bool) {
+// (literals), with no NULL literal, on a mergeable column: the shapes whose
+// OR is an IN list.
+func (n normalizer) eqList(e expr.Expr) (expr.Column, []value.Value, bool) {
+	c, vals, ok := eqListOf(e)
+	if !ok || !n.mergeable(c) {
+		return expr.Column{}, nil, false
+	}
+	return c, vals, true
+}
+
+func eqListOf(e expr.Expr) (expr.Column, []value.Value, bool) {
 	switch n := e.(type) {
 	case expr.Binary:
 		if n.Op != expr.OpEq {
