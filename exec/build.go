@@ -55,6 +55,9 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 		}
 		return newHashJoinOp(env, hj, probe, build), nil
 	}
+	if u, ok := n.(*planner.Union); ok {
+		return buildUnion(env, u, leaf)
+	}
 	inputs := n.Inputs()
 	if len(inputs) != 1 {
 		return nil, execErrorf(CodeInternal, "plan node %T has %d inputs", n, len(inputs))
@@ -86,4 +89,9 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 	}
 	in.Close()
 	return nil, execErrorf(CodeInternal, "%s", fmt.Sprintf("no operator for plan node %T", n))
+}
+
+// buildUnion defers building each branch until the union reaches it.
+func buildUnion(env *Env, u *planner.Union, leaf leafFunc) (Operator, error) {
+	return newUnionOp(env, u, func(n planner.Node) (Operator, error) { return buildWith(env, n, leaf) }), nil
 }

@@ -10,6 +10,9 @@
 //     before it is asked for only where the plan marks the read ReadAhead
 //     (every page will be read: no LIMIT can stop it) and for the first
 //     pages of parallel segments and IN lists; a LIMIT stops reading.
+//   - A union (an OR of key conditions) reads its branches one after
+//     another, building each only when the one before it has ended, and
+//     passes each item once, by primary key.
 //   - Env.Raw, when set, decodes Query/Scan pages straight into batches; the
 //     batches equal what the item path builds.
 //   - A batch returned by Next belongs to the caller, who must Release it.

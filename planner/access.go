@@ -257,19 +257,28 @@ func distinct(vals []value.Value) []value.Value {
 
 // scanError explains why a statement would need a Scan and how to allow it.
 func scanError(t *TableDef, p path) *Error {
+	return scanErrorBecause(t, p, "no WHERE condition fixes a partition key with = or IN", "")
+}
+
+// scanErrorBecause is scanError with a specific reason; where, when set,
+// says where the hint's key condition should go.
+func scanErrorBecause(t *TableDef, p path, why, where string) *Error {
 	target := "table " + t.Name
 	if p.index != nil {
 		target = "index " + p.index.Name + " of table " + t.Name
 	}
 	e := errorf(CodeScanNotAllowed,
-		"this statement needs a Scan of %s: no WHERE condition fixes a partition key with = or IN. A Scan reads, and bills, the whole %s%s.\n%s: %s",
-		target, map[bool]string{true: "index", false: "table"}[p.index != nil], sizeNote(t, p), t.Name, t.KeySummary())
+		"this statement needs a Scan of %s: %s. A Scan reads, and bills, the whole %s%s.\n%s: %s",
+		target, why, map[bool]string{true: "index", false: "table"}[p.index != nil], sizeNote(t, p), t.Name, t.KeySummary())
 	e.Scan = &ScanEstimate{Table: t.Name, Index: p.name(), ItemCount: t.ItemCount, SizeBytes: t.SizeBytes}
 	if p.index != nil {
 		e.Scan.ItemCount, e.Scan.SizeBytes = p.index.ItemCount, p.index.SizeBytes
 	}
 	e.Scan.Unknown = stale(e.Scan.ItemCount, e.Scan.SizeBytes)
-	return e.withHint("add = or IN on a partition key (%s), or rerun with --allow-scan to read everything", strings.Join(partitionKeys(t), ", "))
+	if where != "" {
+		where = " " + where
+	}
+	return e.withHint("add = or IN on a partition key (%s)%s, or rerun with --allow-scan to read everything", strings.Join(partitionKeys(t), ", "), where)
 }
 
 func partitionKeys(t *TableDef) []string {

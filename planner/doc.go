@@ -32,6 +32,13 @@
 //     bounds marked ≥ that say what they assume, or "unknown" when
 //     DescribeTable has no figures yet (a new or freshly loaded table
 //     reports 0 items) — never ~0.
+//   - A WHERE with OR is read by key when every branch of its disjunctive
+//     normal form has a key condition of its own (dnf.go, disjunction.go):
+//     as one IN list, one BatchGetItem of full keys, or a Union of the
+//     branches' reads deduplicated by primary key. NOT is never pushed
+//     through, and the rewrite is used only when it reads less than the
+//     key condition outside the OR (if any) would; otherwise the WHERE is
+//     planned as written, and a Scan error names the branch without a key.
 //   - Errors are *Error with a stable Code.
 //   - A double-quoted name is a name, never a string, even where a value
 //     usually goes (status = "open"); when it is no key attribute of the

@@ -149,6 +149,8 @@ func describe(n Node) (string, []string) {
 		return describeAccess(t)
 	case *LookupJoin:
 		return describeLookup(t)
+	case *Union:
+		return describeUnion(t)
 	case *OneRow:
 		return "One row (no FROM: nothing is read)", nil
 	case *HashJoin:

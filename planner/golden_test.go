@@ -160,7 +160,7 @@ func TestPlans(t *testing.T) {
 			default:
 				t.Fatalf("unknown command %q", d.Cmd)
 			}
-			out := planText(sc, d.Input, opts)
+			out := planText(sc, d.Input, opts, d.HasArg("strict"))
 			isErr := strings.HasPrefix(out, "error ")
 			if d.Cmd == "plan" && isErr {
 				t.Errorf("%s: expected a plan, got %s", d.Pos, out)
@@ -173,7 +173,9 @@ func TestPlans(t *testing.T) {
 	}
 }
 
-func planText(cat planner.Catalog, sql string, opts planner.Options) string {
+// planText plans sql and renders EXPLAIN; with strict it applies the
+// --strict check to the plan as well.
+func planText(cat planner.Catalog, sql string, opts planner.Options, strict bool) string {
 	st, err := parser.ParseOne(sql)
 	if err != nil {
 		return "error parse: " + err.Error() + "\n"
@@ -188,6 +190,9 @@ func planText(cat planner.Catalog, sql string, opts planner.Options) string {
 		return fmt.Sprintf("error: not a SELECT: %T\n", st)
 	}
 	p, err := planner.PlanSelect(context.Background(), cat, planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues}, opts)
+	if err == nil && strict {
+		err = planner.CheckStrict(p)
+	}
 	if err != nil {
 		var pe *planner.Error
 		if errors.As(err, &pe) {
@@ -201,13 +206,14 @@ func planText(cat planner.Catalog, sql string, opts planner.Options) string {
 // samePlanText plans each statement of a "same" case and fails unless all
 // of them give the same text.
 func samePlanText(t *testing.T, cat planner.Catalog, d *datadriven.TestData, opts planner.Options) string {
+	strict := d.HasArg("strict")
 	pieces := parser.Split(d.Input)
 	if len(pieces) < 2 {
 		t.Fatalf("%s: same needs at least two statements separated by ';'", d.Pos)
 	}
-	first := planText(cat, pieces[0].Text, opts)
+	first := planText(cat, pieces[0].Text, opts, strict)
 	for _, p := range pieces[1:] {
-		if out := planText(cat, p.Text, opts); out != first {
+		if out := planText(cat, p.Text, opts, strict); out != first {
 			t.Errorf("%s: these plan differently:\n%s\n%s\n----\n%s\n%s", d.Pos, pieces[0].Text, first, p.Text, out)
 		}
 	}

@@ -29,6 +29,9 @@ type readPlan struct {
 	client         []expr.Expr
 	orderSatisfied bool
 	counted        bool // Access yields one row holding COUNT(*)
+	// shape summarises a keyed read (GetItem, BatchGetItem, Query), so a
+	// disjunction's branches can be compared with it.
+	shape readShape
 }
 
 // readRequest is what the rest of the statement asks of the read.
@@ -40,7 +43,13 @@ type readRequest struct {
 }
 
 func (r *reader) plan(req readRequest) (*readPlan, error) {
-	rp, err := r.planAccess(req)
+	var rp *readPlan
+	var err error
+	if hasOr(r.conjuncts) {
+		rp, err = r.planDisjunction(req)
+	} else {
+		rp, err = r.planAccess(req)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -110,11 +119,7 @@ func (r *reader) planAccess(req readRequest) (*readPlan, error) {
 	if len(choices) > 0 {
 		return r.planQuery(req, choices[0])
 	}
-	// A Scan reads the base table unless the statement named one index.
-	p := path{pk: t.PK, sk: t.SK}
-	if r.from.hint.kind == hintUse && len(paths) == 1 {
-		p = paths[0]
-	}
+	p := r.scanPath()
 	if r.from.hint.bindsResult() {
 		// Before the Scan check: allowing the Scan would not help.
 		if missing := r.scanMisses(p); len(missing) > 0 {
@@ -149,6 +154,16 @@ func (r *reader) wholeChoices(choices []queryChoice) ([]queryChoice, error) {
 		return nil, sparse
 	}
 	return whole, nil
+}
+
+// scanPath is what a Scan reads: the base table unless the statement named
+// one index.
+func (r *reader) scanPath() path {
+	t := r.from.table
+	if paths := t.paths(r.from.hint); r.from.hint.kind == hintUse && len(paths) == 1 {
+		return paths[0]
+	}
+	return path{pk: t.PK, sk: t.SK}
 }
 
 func consistentError(t *TableDef, ix *IndexDef) *Error {
@@ -217,7 +232,8 @@ func (r *reader) planGet(req readRequest, keys []map[string]value.Value, usedIdx
 		return nil, err
 	}
 	satisfied := len(keys) == 1 || len(stripFixed(req.order, fixedAttrs(t.PK.Name, t.SK, keys), r.src)) == 0
-	return &readPlan{node: a, client: client, orderSatisfied: satisfied}, nil
+	return &readPlan{node: a, client: client, orderSatisfied: satisfied,
+		shape: readShape{get: true, keys: keys, keyConds: a.KeyConditions}}, nil
 }
 
 // fixedAttrs lists key attributes that have one value across all keys.
@@ -269,7 +285,8 @@ func (r *reader) planQuery(req readRequest, qc queryChoice) (*readPlan, error) {
 		fixed = append(fixed, qc.path.sk.Name)
 	}
 	rest := stripFixed(req.order, fixed, r.src)
-	rp := &readPlan{client: client}
+	rp := &readPlan{client: client,
+		shape: readShape{pkAttr: qc.path.pk.Name, pkValues: pkValues, sortCond: qc.skCond != nil}}
 	var forward *bool
 	var merge *MergeOrder
 	switch {

@@ -1,6 +1,10 @@
 package planner
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ddbsql/ddbsql/planner/expr"
+)
 
 // CheckStrict applies the single-table design rule: every access pattern is
 // one Query or GetItem (BatchGetItem for a list of keys; lookups by key in
@@ -32,6 +36,8 @@ func CheckStrict(p *Plan) error {
 			}
 		case *HashJoin:
 			err = strictError("it joins on the client with a hash join (%s)", t.Reason)
+		case *Union:
+			err = strictError("its WHERE is an OR of %d branches with key conditions of their own, read with separate requests and combined on the client: %s", len(t.Branches), sqlOr(t.Conditions))
 		case *Aggregate:
 			aggregated = false // below an aggregate, items are read
 		}
@@ -64,6 +70,14 @@ func hasAggregate(n Node) bool {
 func strictError(format string, args ...any) *Error {
 	e := errorf(CodeStrict, "--strict: this statement is not a single Query or GetItem: "+format, args...)
 	return e.withHint("every access pattern should be answered by the keys of the table or an index; add a key or a GSI, or drop --strict")
+}
+
+func sqlOr(es []expr.Expr) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = "(" + e.String() + ")"
+	}
+	return strings.Join(parts, " OR ")
 }
 
 func target(a *Access) string {

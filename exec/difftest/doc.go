@@ -23,8 +23,15 @@
 // time, in-process through exec/session (ndjson output, exact numbers).
 // Each is `… WHERE pk = 'P' [AND a sort-key condition] AND <predicate>`
 // (Query, GetItem, or pk IN → several Queries or a BatchGetItem), or has
-// no key condition and runs as a Scan (Options.AllowScan). Shapes: plain
-// SELECT with ORDER BY and LIMIT/OFFSET; SELECT DISTINCT; aggregates
+// no key condition and runs as a Scan (Options.AllowScan), or has a key
+// condition in disjunctive form: an OR of 2–4 branches with key conditions
+// of their own (overlapping id ranges, whole partitions, full keys, each
+// branch sometimes with its own filter over NULL or missing columns), an
+// OR of full primary keys, or a factored form (pk = 'P' AND (… OR …),
+// (pk = 'P' OR pk = 'Q') AND …); now and then one branch has no key and
+// the statement runs as a Scan. Coverage checks, from EXPLAIN, that these
+// are planned as a Union, one GetItem/BatchGetItem, one Query and a Scan.
+// Shapes: plain SELECT with ORDER BY and LIMIT/OFFSET; SELECT DISTINCT; aggregates
 // without GROUP BY; GROUP BY one or two keys (expression, alias or ordinal)
 // with HAVING and ORDER BY over keys and aggregates. Expressions: = <> !=
 // < <= > >=, AND/OR/NOT, [NOT] IN (with NULL), [NOT] BETWEEN (bounds in and
@@ -177,11 +184,13 @@
 // predicates on the optional side of a LEFT join among them), and the
 // shapes of the single-table test: plain with ORDER BY and LIMIT/OFFSET,
 // DISTINCT, aggregates, GROUP BY with HAVING. The driving table is read by
-// pk = / pk IN, with or without a sort-key range; a subset has key
-// conditions on the joined table too (a hash join of two keyed reads), a
-// subset has them on a joined table instead, with or without some on d
-// (in WHERE, which makes a LEFT join to that table an inner one, or in the
-// ON of the LEFT join whose optional side it is, which must not drive),
+// pk = / pk IN / an OR of key conditions (a union), with or without a
+// sort-key range; a subset has key conditions on the joined table too (a
+// hash join of two keyed reads; on jc sometimes cid = … OR cg = …, a union
+// of the table and its GSI as the build side), a subset has them on a
+// joined table instead, with or without some on d (in WHERE, which makes a
+// LEFT join to that table an inner one, or in the ON of the LEFT join whose
+// optional side it is, which must not drive),
 // joins on non-key attributes or on expressions (LOWER(a.at) = d.s,
 // c.cid = d.i + 10), or no key condition at all, and runs with AllowScan
 // (hash joins over Scans, a Scan as the driving side). Queries run with

@@ -647,3 +647,108 @@ func litLess(a, b *expr) bool {
 	}
 	return as < bs
 }
+
+// keyDisjunction draws a key condition in disjunctive form, rendered in
+// both dialects: an OR of 2–4 branches, each with a key condition of its
+// own (pk = or IN, usually with a sort-key condition on id) and sometimes
+// a filter of its own over columns that are often NULL or missing; or an
+// OR of full primary keys; or a factored form (pk = 'P' AND (… OR …),
+// (pk = 'P' OR pk = 'Q') AND …). id ranges overlap, so items match several
+// branches and must come back once. Now and then one branch has no key
+// condition: the statement then needs a Scan (scan is true).
+func (g *gen) keyDisjunction() (e *expr, label string, scan bool) {
+	text := func(s string) *expr { return leaf(tBool, "", s, s) }
+	or := func(kids []*expr) *expr {
+		return mkSame(tBool, "key OR", kids, func(k []string) string { return "(" + strings.Join(k, " OR ") + ")" })
+	}
+	and := func(a, b *expr) *expr {
+		return mkSame(tBool, "", []*expr{a, b}, func(k []string) string { return "(" + k[0] + " AND " + k[1] + ")" })
+	}
+	withFilter := func(k *expr) *expr {
+		if g.chance(0.35) {
+			return and(k, g.branchFilter())
+		}
+		return k
+	}
+	var branches []*expr
+	switch n := g.r.IntN(100); {
+	case n < 20:
+		for range 2 + g.r.IntN(5) {
+			branches = append(branches, text(g.fullKey()))
+		}
+		return or(branches), "access: key disjunction of full keys", false
+	case n < 35:
+		for range 2 + g.r.IntN(2) {
+			branches = append(branches, withFilter(text(g.sortKeyCond())))
+		}
+		if g.chance(0.2) {
+			branches = append(branches, g.branchFilter()) // a branch the partition key alone answers
+		}
+		return and(text("pk = 'P'"), or(branches)), "access: key disjunction, factored", false
+	case n < 45:
+		pks := or([]*expr{text("pk = 'P'"), text(pick(g, []string{"pk = 'Q'", "pk IN ('Q', 'R')", "'Q' = pk"}))})
+		if g.chance(0.3) {
+			return pks, "access: key disjunction, factored", false
+		}
+		return and(pks, text(g.sortKeyCond())), "access: key disjunction, factored", false
+	}
+	for range 2 + g.r.IntN(3) {
+		branches = append(branches, withFilter(text(g.branchKey())))
+	}
+	if g.chance(0.12) {
+		branches[g.r.IntN(len(branches))] = g.branchFilter()
+		return or(branches), "access: key disjunction with an unkeyed branch (Scan)", true
+	}
+	return or(branches), "access: key disjunction", false
+}
+
+// branchKey is one branch's key condition: a partition, usually narrowed
+// by a sort-key condition.
+func (g *gen) branchKey() string {
+	switch g.r.IntN(8) {
+	case 0:
+		return "pk = 'Q'"
+	case 1:
+		return "pk IN ('P', 'Q') AND id " + pick(g, []string{">", "<="}) + " " + strconv.Itoa(1+g.r.IntN(360))
+	case 2:
+		return g.fullKey()
+	case 3:
+		return "id " + pick(g, []string{">", "<"}) + " " + strconv.Itoa(280+g.r.IntN(60)) + " AND pk = 'Q'"
+	}
+	return "pk = 'P' AND " + g.sortKeyCond()
+}
+
+// sortKeyCond is a condition on id that overlaps others often.
+func (g *gen) sortKeyCond() string {
+	a := 1 + g.r.IntN(300)
+	switch g.r.IntN(4) {
+	case 0:
+		return "id BETWEEN " + strconv.Itoa(a) + " AND " + strconv.Itoa(a+g.r.IntN(120))
+	case 1:
+		return "id = " + strconv.Itoa(a)
+	}
+	return "id " + pick(g, []string{"<", "<=", ">", ">="}) + " " + strconv.Itoa(a)
+}
+
+// fullKey is a primary key, sometimes of no item (id 0, 361+ or the wrong
+// partition).
+func (g *gen) fullKey() string {
+	id := 1 + g.r.IntN(370)
+	pk := "P"
+	if id > 300 || g.chance(0.1) {
+		pk = "Q"
+	}
+	if g.chance(0.2) {
+		return "id = " + strconv.Itoa(id) + " AND pk = '" + pk + "'"
+	}
+	return "pk = '" + pk + "' AND id = " + strconv.Itoa(id)
+}
+
+// branchFilter is a branch's own predicate, often about NULL or missing
+// attributes (the generated columns are both, now and then).
+func (g *gen) branchFilter() *expr {
+	if g.chance(0.4) {
+		return g.isNull(0)
+	}
+	return g.pred(1)
+}

@@ -555,7 +555,10 @@ func (g *jgen) genJoinQuery() *jquery {
 	}
 	if mode != "scan driving" && (mode != "key elsewhere" || g.chance(0.3)) {
 		pk := g.colOf(d, "pk")
-		if g.chance(0.15) {
+		if g.chance(0.12) {
+			keyConds = append(keyConds, g.keyDisjunction(d))
+			g.label("driving: key disjunction")
+		} else if g.chance(0.15) {
 			keyConds = append(keyConds, mkSame(tBool, "key", []*expr{pk}, func(k []string) string { return k[0] + " IN ('P', 'Q')" }))
 			g.label("driving: pk IN")
 		} else {
@@ -764,6 +767,28 @@ func (g *jgen) onExtras(f *jfrom, child, linked *jtable) {
 	}
 }
 
+// keyDisjunction is a driving key condition in disjunctive form: an OR of
+// 2–3 branches (a sort-key range of 'P', all of 'Q', one key of 'P'), read
+// as a union of keyed reads.
+func (g *jgen) keyDisjunction(d *jtable) *expr {
+	var parts []string // %[1]s is pk, %[2]s id
+	for range 2 + g.r.IntN(2) {
+		switch g.r.IntN(3) {
+		case 0:
+			lo := g.r.Int64N(jdRowsP)
+			parts = append(parts, fmt.Sprintf("(%%[1]s = 'P' AND %%[2]s BETWEEN %d AND %d)", lo, lo+10+g.r.Int64N(60)))
+		case 1:
+			parts = append(parts, "%[1]s = 'Q'")
+		default:
+			parts = append(parts, fmt.Sprintf("(%%[2]s = %d AND %%[1]s = 'P')", 1+g.r.Int64N(jdRowsP+5)))
+		}
+	}
+	format := "(" + strings.Join(parts, " OR ") + ")"
+	return mkSame(tBool, "key", []*expr{g.colOf(d, "pk"), g.colOf(d, "id")}, func(k []string) string {
+		return fmt.Sprintf(format, k[0], k[1])
+	})
+}
+
 // childKeyCond is a key condition on a joined table, so that both sides
 // are read by key (hash join).
 func (g *jgen) childKeyCond(t *jtable) *expr {
@@ -781,6 +806,16 @@ func (g *jgen) childKeyCond(t *jtable) *expr {
 			vals = append(vals, fmt.Sprintf("'B%02d'", g.r.IntN(jbKeys+2)))
 		}
 	default:
+		if g.chance(0.25) {
+			// A union of the table and its GSI (which projects too little,
+			// so that branch fetches the items) as the hash join's build side.
+			cid, cg := g.colOf(t, "cid"), g.colOf(t, "cg")
+			id, grp := 1+g.r.IntN(jcItems+3), g.r.IntN(jcGroups+1)
+			g.label("both keyed: key disjunction on the joined side")
+			return mkSame(tBool, "key", []*expr{cid, cg}, func(k []string) string {
+				return fmt.Sprintf("(%s = %d OR %s = 'G%d')", k[0], id, k[1], grp)
+			})
+		}
 		if g.chance(0.5) {
 			col = g.colOf(t, "cg")
 			vals = []string{fmt.Sprintf("'G%d'", g.r.IntN(jcGroups+1))}

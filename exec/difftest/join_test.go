@@ -138,6 +138,8 @@ func planLabels(explain string) []string {
 			}
 		case strings.Contains(l, "Lookup Join"):
 			ls = append(ls, "plan: lookup, other")
+		case strings.Contains(l, "Union (client)"):
+			ls = append(ls, "plan: Union of keyed reads")
 		case strings.Contains(l, "why: both sides are read by key"):
 			ls = append(ls, "plan: hash join (both sides keyed)")
 		case strings.Contains(l, "why: no key path"):
@@ -307,6 +309,7 @@ var requiredJoinConstructs = []string{
 	"plan: lookup by table key (BatchGetItem)", "plan: lookup by table key (Query)", "plan: lookup by GSI (Query)",
 	"plan: lookup + fetch from the table", "plan: hash join (both sides keyed)", "plan: hash join over a Scan", "plan: Scan", "plan: LEFT",
 	"mode: scan driving", "driving: pk IN", "--consistent", "driving: sort key range",
+	"driving: key disjunction", "both keyed: key disjunction on the joined side", "plan: Union of keyed reads",
 	"ON extra: joined side", "ON extra: other side", "ON extra: both sides", "ON extra: a table the join key does not link",
 	"WHERE: key IS [NOT] NULL on the optional side", "WHERE: predicate on the optional side",
 	"shape: plain", "shape: DISTINCT", "shape: aggregate without GROUP BY", "shape: GROUP BY", "GROUP BY two keys", "HAVING",

@@ -45,6 +45,7 @@ type query struct {
 	kind      qkind
 	scan      bool   // no key condition: a Scan (AllowScan)
 	keyCond   string // "pk = 'P' …" in both dialects; "" for a scan
+	keyExpr   *expr  // instead of keyCond: a key condition in disjunctive form
 	keyLabel  string
 	items     []item
 	where     *expr
@@ -126,6 +127,9 @@ func (q *query) render(lite bool, table string) string {
 	if q.keyCond != "" {
 		conds = append(conds, q.keyCond)
 	}
+	if q.keyExpr != nil {
+		conds = append(conds, q.keyExpr.render(lite))
+	}
 	if q.where != nil {
 		conds = append(conds, q.where.render(lite))
 	}
@@ -181,9 +185,12 @@ func (q *query) render(lite bool, table string) string {
 // labels lists the constructs the query exercises, for the coverage report.
 func (q *query) labels() []string {
 	ls := []string{"query: " + qkindNames[q.kind]}
-	if q.scan {
+	switch {
+	case q.keyExpr != nil:
+		ls = append(ls, q.keyLabel)
+	case q.scan:
 		ls = append(ls, "access: Scan")
-	} else {
+	default:
 		ls = append(ls, "access: "+q.keyLabel)
 	}
 	if q.where != nil {
@@ -223,7 +230,7 @@ func (q *query) labels() []string {
 			ls = append(ls, "LIMIT m, n")
 		}
 	}
-	exprs := []*expr{q.where, q.having}
+	exprs := []*expr{q.keyExpr, q.where, q.having}
 	for _, it := range q.items {
 		exprs = append(exprs, it.e)
 	}
@@ -243,9 +250,12 @@ func (q *query) labels() []string {
 // genQuery draws one query.
 func (g *gen) genQuery() *query {
 	q := &query{limit: -1, offset: -1}
-	if g.chance(0.3) {
+	switch {
+	case g.chance(0.3):
 		q.scan = true
-	} else {
+	case g.chance(0.3):
+		q.keyExpr, q.keyLabel, q.scan = g.keyDisjunction()
+	default:
 		q.keyCond, q.keyLabel = g.keyCond()
 	}
 	switch n := g.r.IntN(100); {
@@ -540,10 +550,28 @@ func (q *query) shrinks() []*query {
 	})
 	add(func(c *query) bool { ok := c.where != nil; c.where = nil; return ok })
 	add(func(c *query) bool {
-		ok := c.keyCond != "" && c.keyCond != "pk = 'P'"
-		c.keyCond = "pk = 'P'"
+		ok := c.keyCond != "" && c.keyCond != "pk = 'P'" || c.keyExpr != nil
+		c.keyCond, c.keyExpr, c.scan = "pk = 'P'", nil, false
 		return ok
 	})
+	if q.keyExpr != nil {
+		// Fewer branches or simpler branch filters; a variant that loses
+		// its key conditions fails differently (no Scan allowed) and is
+		// not kept.
+		for _, k := range simplifications(q.keyExpr) {
+			c := q.copy()
+			c.keyExpr = k
+			out = append(out, c)
+		}
+		for i := range q.keyExpr.kids {
+			if or := q.keyExpr; or.label == "key OR" && len(or.kids) > 2 {
+				c := q.copy()
+				c.keyExpr = or.clone()
+				c.keyExpr.kids = append(c.keyExpr.kids[:i:i], or.kids[i+1:]...)
+				out = append(out, c)
+			}
+		}
+	}
 	if q.where != nil {
 		for _, w := range simplifications(q.where) {
 			c := q.copy()
@@ -596,6 +624,7 @@ func (q *query) has(f func(*expr) bool) bool {
 	visit := func(e *expr) {
 		e.walk(func(n *expr) { found = found || f(n) })
 	}
+	visit(q.keyExpr)
 	visit(q.where)
 	visit(q.having)
 	for _, it := range q.items {
