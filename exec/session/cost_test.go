@@ -360,8 +360,11 @@ func testRateLimit(t *testing.T, client dynamo.Client, app string) {
 	overall := consumed / elapsed.Seconds()
 	t.Logf("--rate-limit %v: %d statements, %d requests, %v RCU in %v: steady %.1f RCU/s (%.1f%%), overall %.1f RCU/s (%.1f%%)",
 		rate, statements, len(reqs), consumed, elapsed.Round(time.Millisecond), steady, 100*steady/rate, overall, 100*overall/rate)
-	if steady > rate*1.1 || steady < rate*0.9 {
-		t.Fatalf("measured %.1f RCU/s with --rate-limit %v; want within 10%%", steady, rate)
+	// Only the limit is asserted: a loaded machine reads slower, never
+	// faster. That the limiter reaches the rate is proven on a fake clock
+	// (exec/ratelimit_test.go), where no timing depends on the machine.
+	if steady > rate*1.1 {
+		t.Fatalf("measured %.1f RCU/s with --rate-limit %v; want at most 10%% above it", steady, rate)
 	}
 	// Overall, only the last response is unpaid: at most one page more.
 	if max := (rate*elapsed.Seconds() + last.RCU) * 1.1; consumed > max {
