@@ -40,6 +40,8 @@ func testBadInput(t *testing.T, c *cli) {
 			[]string{"error: "}},
 		{"unknown function", []string{"-e", "SELECT frobnicate(SK) FROM {app} WHERE PK = 'x'"}, 1,
 			[]string{"unknown function frobnicate"}},
+		{"arithmetic on a string while running", []string{"-e", "SELECT SK, status + 1 FROM {app} WHERE PK = 'WS#acme'"}, 1,
+			[]string{"error: \"status + 1\": + needs numbers, got S and N ("}},
 		{"bad format flag", []string{"--format", "yaml", "-e", "SHOW TABLES"}, 2,
 			[]string{"unknown --format", "csv"}},
 		{"stray argument", []string{"SELECT 1"}, 2,
