@@ -31,34 +31,43 @@ type streams struct {
 var version = "0.1.0-dev"
 
 func run(ctx context.Context, args []string, io streams) int {
+	code, err := execute(ctx, args, io)
+	if err != nil {
+		printError(io.err, err)
+	}
+	return code
+}
+
+// execute runs the command line and returns the exit status with the error
+// that caused a failing one (usage problems are printed where they are
+// found and return no error).
+func execute(ctx context.Context, args []string, io streams) (int, error) {
 	cfg, code, ok := parseFlags(args, io.out, io.err)
 	if !ok {
-		return code
+		return code, nil
 	}
 	if cfg.version {
 		fmt.Fprintf(io.out, "ddbsql %s\n", version)
-		return exitOK
+		return exitOK, nil
 	}
 	script, code, ok := readScript(cfg, io)
 	if !ok {
-		return code
+		return code, nil
 	}
 	sess, err := connect(ctx, cfg, io)
 	if err != nil {
-		printError(io.err, err)
-		return exitError
+		return exitError, err
 	}
 	if len(script) == 0 && io.interactive {
 		if cfg.stats == "" {
 			sess.Stats = session.StatsText
 		}
-		return runREPL(ctx, io, sess)
+		return runREPL(ctx, io, sess), nil
 	}
 	if err := sess.RunScripts(ctx, script); err != nil {
-		printError(io.err, err)
-		return exitError
+		return exitError, err
 	}
-	return exitOK
+	return exitOK, nil
 }
 
 // readScript gathers the scripts from -e, -f and piped stdin, in that order.
@@ -108,7 +117,7 @@ func connect(ctx context.Context, cfg *config, io streams) (*session.Session, er
 	if client == nil {
 		conn, err := dynamo.Connect(ctx, dynamo.ConnectOptions{EndpointURL: cfg.endpointURL, Region: cfg.region, Profile: cfg.profile})
 		if err != nil {
-			return nil, &exec.Error{Code: exec.CodeCredentials, Msg: err.Error()}
+			return nil, exec.ConnectError(err)
 		}
 		client = conn.Client
 		raw = wire.New(conn.Client)
