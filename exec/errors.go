@@ -82,6 +82,11 @@ func DynamoError(op string, err error) error {
 	if errors.As(err, &ee) {
 		return ee
 	}
+	var silent *dynamo.NoAnswerError
+	if errors.As(err, &silent) {
+		return &Error{Code: CodeUnreachable, Msg: silent.Error(), Err: err,
+			Hint: "check --endpoint-url, --region and the network; --timeout bounds a whole statement"}
+	}
 	switch {
 	case errors.Is(err, context.Canceled):
 		return &Error{Code: CodeCancelled, Msg: "cancelled", Err: err}

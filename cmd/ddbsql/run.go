@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
@@ -26,6 +27,11 @@ type streams struct {
 	// lines against dynalite and the in-process backend).
 	client dynamo.Client
 }
+
+// metadataAttemptTimeout, when set, replaces the per-attempt bound of
+// DescribeTable and ListTables (dynamo.DefaultMetadataAttemptTimeout), so
+// tests of a dead endpoint need not wait half a minute.
+var metadataAttemptTimeout time.Duration
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
@@ -115,7 +121,8 @@ func connect(ctx context.Context, cfg *config, io streams) (*session.Session, er
 		client = oc
 	}
 	if client == nil {
-		conn, err := dynamo.Connect(ctx, dynamo.ConnectOptions{EndpointURL: cfg.endpointURL, Region: cfg.region, Profile: cfg.profile})
+		conn, err := dynamo.Connect(ctx, dynamo.ConnectOptions{EndpointURL: cfg.endpointURL, Region: cfg.region, Profile: cfg.profile,
+			MetadataAttemptTimeout: metadataAttemptTimeout})
 		if err != nil {
 			return nil, exec.ConnectError(err)
 		}

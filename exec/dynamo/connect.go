@@ -29,8 +29,14 @@ type ConnectOptions struct {
 	// DialTimeout bounds connecting to the endpoint, so an unreachable
 	// endpoint fails quickly instead of hanging.
 	DialTimeout time.Duration
-	// MaxAttempts bounds the SDK's retries (0: the SDK default).
+	// MaxAttempts bounds the SDK's retries (0: DefaultMaxAttempts).
 	MaxAttempts int
+	// MetadataAttemptTimeout bounds one attempt of DescribeTable and
+	// ListTables (0: DefaultMetadataAttemptTimeout); see bounds.go.
+	MetadataAttemptTimeout time.Duration
+	// ReadIdleTimeout bounds how long a connection may stay silent during
+	// any attempt (0: ReadIdleTimeout).
+	ReadIdleTimeout time.Duration
 }
 
 // DefaultMaxAttempts is how often a request is tried before a statement
@@ -93,10 +99,15 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Connection, error) {
 		return nil, &ConfigError{Problem: ProblemRegion, Msg: "no AWS region configured",
 			Hint: "use --region, AWS_REGION or a profile with a region, or --endpoint-url for a local DynamoDB"}
 	}
+	metadataWait := opts.MetadataAttemptTimeout
+	if metadataWait <= 0 {
+		metadataWait = DefaultMetadataAttemptTimeout
+	}
 	client := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
 		if opts.EndpointURL != "" {
 			o.BaseEndpoint = aws.String(opts.EndpointURL)
 		}
+		o.APIOptions = append(o.APIOptions, installBounds(metadataWait))
 	})
 	conn := &Connection{Client: client, Region: cfg.Region, Label: cfg.Region}
 	if u != nil {
@@ -113,12 +124,18 @@ func loadOptions(opts ConnectOptions) []func(*config.LoadOptions) error {
 	if dial == 0 {
 		dial = 5 * time.Second
 	}
+	idle := opts.ReadIdleTimeout
+	if idle <= 0 {
+		idle = ReadIdleTimeout
+	}
+	// The read timeout fails an attempt whose connection stays silent
+	// (waiting for the response headers or in the middle of the body); the
+	// SDK retries it.
 	httpClient := awshttp.NewBuildableClient().WithDialerOptions(func(d *net.Dialer) {
 		d.Timeout = dial
 	}).WithTransportOptions(func(t *http.Transport) {
-		t.ResponseHeaderTimeout = 60 * time.Second
 		t.MaxIdleConnsPerHost = 64
-	})
+	}).WithReadTimeout(idle)
 	// The SDK's own log lines (e.g. IMDS fallbacks) would interleave with
 	// results on stderr; every failure reaches the user as an error instead.
 	loaders := []func(*config.LoadOptions) error{config.WithHTTPClient(httpClient), config.WithLogger(logging.Nop{})}
