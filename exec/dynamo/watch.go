@@ -50,11 +50,20 @@ func (w *Watch) add(c *call) {
 }
 
 // Answered reports whether any request of the statement got an answer.
-func (w *Watch) Answered() bool {
+func (w *Watch) Answered() bool { return w.answered(func(string) bool { return true }) }
+
+// ReadAnswered reports whether any read (GetItem, BatchGetItem, Query,
+// Scan) got an answer: whether the statement made progress beyond
+// DescribeTable and ListTables.
+func (w *Watch) ReadAnswered() bool {
+	return w.answered(func(op string) bool { return !isMetadata(op) })
+}
+
+func (w *Watch) answered(counts func(op string) bool) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, c := range w.calls {
-		if c.answered() {
+		if counts(c.op) && c.answered() {
 			return true
 		}
 	}
