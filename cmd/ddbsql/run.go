@@ -23,6 +23,9 @@ type streams struct {
 	out, err    io.Writer
 	interactive bool      // stdin and stdout are terminals
 	progress    io.Writer // stderr, when it is a terminal (progress lines)
+	// outRedirected: stdout is not a terminal, so results do not share
+	// the screen with the progress line.
+	outRedirected bool
 	// client replaces the DynamoDB connection (tests run the same command
 	// lines against dynalite and the in-process backend).
 	client dynamo.Client
@@ -141,6 +144,7 @@ func connect(ctx context.Context, cfg *config, io streams) (*session.Session, er
 	s.Concurrency = cfg.concurrency
 	if io.progress != nil {
 		s.Progress = io.progress
+		s.OutRedirected = io.outRedirected
 	}
 	return s, nil
 }

@@ -82,12 +82,13 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	if err != nil {
 		return err
 	}
-	w, err := format.New(s.Format, s.Out, s.FormatOptions)
+	stopProgress := s.startProgress(stats, p)
+	defer stopProgress()
+	w, err := format.New(s.Format, s.progressOut(stopProgress), s.FormatOptions)
 	if err != nil {
 		op.Close()
 		return err
 	}
-	stopProgress := s.startProgress(stats, p)
 	err = s.stream(ctx, op, w, format.Header{Columns: p.Columns, Dynamic: p.Star, KeyColumns: p.KeyColumns}, stats)
 	stopProgress()
 	stats.Finish()
@@ -190,6 +191,7 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 		return err
 	}
 	stopProgress := s.startProgress(stats, p)
+	defer stopProgress()
 	err = drain(ctx, op, stats)
 	stopProgress()
 	stats.Finish()

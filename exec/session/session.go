@@ -61,8 +61,13 @@ type Session struct {
 	// the cost shown with the statistics (--read-price).
 	ReadPrice float64
 	// Progress, when set (stderr is a terminal), shows a progress line for
-	// statements running longer than a second.
+	// statements running longer than a second. It is erased before the
+	// first byte of the statement's output unless OutRedirected.
 	Progress io.Writer
+	// OutRedirected says that Out is not the terminal Progress writes to
+	// (stdout goes to a file or a pipe): output then leaves the progress
+	// line alone.
+	OutRedirected bool
 	// Raw, when set, decodes Query/Scan pages straight into Arrow (exec.Env.Raw).
 	Raw exec.RawReader
 
