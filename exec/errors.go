@@ -85,7 +85,13 @@ func DynamoError(op string, err error) error {
 	var silent *dynamo.NoAnswerError
 	if errors.As(err, &silent) {
 		return &Error{Code: CodeUnreachable, Msg: silent.Error(), Err: err,
-			Hint: "check --endpoint-url, --region and the network; --timeout bounds a whole statement"}
+			Hint: unreachableHint}
+	}
+	var bounded *dynamo.AttemptTimeoutError
+	if errors.As(err, &bounded) {
+		// Attempts that reached their bound before they were sent (e.g.
+		// while the SDK was getting credentials).
+		return withAttempts(&Error{Code: CodeUnreachable, Msg: fmt.Sprintf("%s: %v", op, bounded), Hint: unreachableHint, Err: err}, err)
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -139,6 +145,8 @@ func apiError(op string, apiErr smithy.APIError, err error) *Error {
 	}
 	return &Error{Code: CodeDynamo, Msg: fmt.Sprintf("%s failed: %s: %s", op, code, msg), Err: err}
 }
+
+const unreachableHint = "check --endpoint-url, --region and the network; --timeout bounds a whole statement"
 
 const credentialsHint = "use --profile NAME, set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, point --endpoint-url at DynamoDB Local, or try ddbsql --demo"
 

@@ -185,6 +185,16 @@ func TestTimeoutMidRead(t *testing.T) {
 			t.Errorf("the error reports %s requests and %s items; want 3 requests (two answered) and the items of two pages", m[1], m[2])
 		}
 	})
+	t.Run("a parallel Scan", func(t *testing.T) {
+		// Segments read on their own goroutines, one page ahead: all of
+		// them must stop at the deadline.
+		t.Parallel()
+		endpoint := stallingProxy(t, backend.URL, 6)
+		r := invokeBounded(t, "--endpoint-url", endpoint, "--timeout", "3s", "--allow-scan", "--segments", "4", "-e", "SELECT COUNT(*) FROM t")
+		if r.code != exitError || r.errorCode() != exec.CodeTimeout || unfinishedRE.FindStringSubmatch(r.err) == nil {
+			t.Fatalf("exit %d, code %q, stderr:\n%s", r.code, r.errorCode(), r.err)
+		}
+	})
 	t.Run("before the first page", func(t *testing.T) {
 		t.Parallel()
 		endpoint := stallingProxy(t, backend.URL, 0)

@@ -121,7 +121,7 @@ func (s *Session) timedOut(ctx context.Context, err error) error {
 		if r, ok := st.watch.Unanswered(); ok {
 			if r.Failure != nil {
 				var ee *exec.Error
-				if errors.As(exec.DynamoError(r.Op, r.Failure), &ee) && ee.Code == exec.CodeUnreachable {
+				if errors.As(exec.DynamoError(dynamo.Target(r.Op, r.Table), r.Failure), &ee) && ee.Code == exec.CodeUnreachable {
 					out := *ee
 					out.Msg = fmt.Sprintf("%s (retried until --timeout %s passed)", ee.Msg, s.Timeout)
 					out.Err = &timeoutCause{noAnswer: true}

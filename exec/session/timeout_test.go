@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -188,5 +189,29 @@ func TestConfirmScanPausesTimeout(t *testing.T) {
 	}
 	if asked != 1 || strings.Count(out.String(), "\n") < 2 {
 		t.Fatalf("asked %d times; output %q", asked, out.String())
+	}
+}
+
+// TestTimeoutAfterRefusedAttempts checks what a statement says when its
+// read kept being refused and the retries ran into --timeout: the refusal,
+// not a silent endpoint.
+func TestTimeoutAfterRefusedAttempts(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	endpoint := "http://" + ln.Addr().String()
+	ln.Close() // nothing listens there any more: connections are refused
+	conn, err := dynamo.Connect(context.Background(), dynamo.ConnectOptions{EndpointURL: endpoint, MaxAttempts: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := session.New(conn.Client, &bytes.Buffer{}, &bytes.Buffer{})
+	s.Catalog = dynamo.NewCatalog(memClient(t)) // the table was described before the endpoint went away
+	s.Timeout = 500 * time.Millisecond
+	err = runBounded(t, context.Background(), s, "SELECT * FROM app WHERE PK = 'WS#acme'")
+	want := "cannot reach " + endpoint + " (Query app): connection refused (retried until --timeout 500ms passed)"
+	if errorCode(err) != exec.CodeUnreachable || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("err = %v (code %s)\nwant %q", err, errorCode(err), want)
 	}
 }
