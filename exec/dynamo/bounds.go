@@ -186,6 +186,9 @@ func (c *call) sent(endpoint string) {
 // attempted records how an attempt ended: answered, or silent until a
 // bound (bound > 0), or cut short by the caller's context.
 func (c *call) attempted(answered bool, bound time.Duration, err error, callerDone bool) {
+	if answered && c.watch != nil {
+		c.watch.heard(c.op)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.tries++

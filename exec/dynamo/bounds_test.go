@@ -175,6 +175,13 @@ func TestAnErrorResponseIsAnAnswer(t *testing.T) {
 	if r, ok := watch.Unanswered(); ok {
 		t.Errorf("unanswered = %+v", r)
 	}
+	if watch.ReadAnswered() {
+		t.Error("an answered DescribeTable counts as a read")
+	}
+	_, _ = client.Query(WithWatch(context.Background(), watch), &dynamodb.QueryInput{TableName: aws.String("nosuch")})
+	if !watch.ReadAnswered() {
+		t.Error("an answered Query does not count as a read")
+	}
 }
 
 func TestRefusedConnectionsAreRemembered(t *testing.T) {

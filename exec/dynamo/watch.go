@@ -13,9 +13,15 @@ import (
 // (WithWatch) so that a statement stopped by its --timeout can tell "the
 // endpoint never answered" from "the statement was slow". Other clients
 // (the in-process backends) record nothing.
+//
+// Once a read has been answered the statement has made progress and no
+// request can be the one it waited for in vain, so the watch keeps no
+// further records: a statement of many thousand requests costs it nothing.
 type Watch struct {
-	mu    sync.Mutex
-	calls []*call
+	mu           sync.Mutex
+	answered     bool    // some request got an answer
+	readAnswered bool    // some read (not DescribeTable or ListTables) did
+	calls        []*call // the calls made while no read had an answer
 }
 
 // Request is one call as a Watch saw it.
@@ -45,37 +51,46 @@ func (w *Watch) add(c *call) {
 		return
 	}
 	w.mu.Lock()
-	w.calls = append(w.calls, c)
-	w.mu.Unlock()
+	defer w.mu.Unlock()
+	c.watch = w
+	if !w.readAnswered {
+		w.calls = append(w.calls, c)
+	}
+}
+
+// heard notes that a call of op got an answer.
+func (w *Watch) heard(op string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.answered = true
+	if !isMetadata(op) {
+		w.readAnswered, w.calls = true, nil
+	}
 }
 
 // Answered reports whether any request of the statement got an answer.
-func (w *Watch) Answered() bool { return w.answered(func(string) bool { return true }) }
+func (w *Watch) Answered() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.answered
+}
 
 // ReadAnswered reports whether any read (GetItem, BatchGetItem, Query,
 // Scan) got an answer: whether the statement made progress beyond
 // DescribeTable and ListTables.
 func (w *Watch) ReadAnswered() bool {
-	return w.answered(func(op string) bool { return !isMetadata(op) })
-}
-
-func (w *Watch) answered(counts func(op string) bool) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for _, c := range w.calls {
-		if counts(c.op) && c.answered() {
-			return true
-		}
-	}
-	return false
+	return w.readAnswered
 }
 
 // Unanswered returns the first request (in the order they were made) that
-// was sent and never got an answer.
+// was sent and never got an answer, while no read has been answered.
 func (w *Watch) Unanswered() (Request, bool) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, c := range w.calls {
+	calls := append([]*call(nil), w.calls...)
+	w.mu.Unlock()
+	for _, c := range calls {
 		if r, ok := c.unanswered(); ok {
 			return r, true
 		}
@@ -87,6 +102,7 @@ func (w *Watch) Unanswered() (Request, bool) {
 // of bounds.go fill it in; several goroutines may read it.
 type call struct {
 	op, table string
+	watch     *Watch // the statement's, if any (set before the first attempt)
 
 	mu       sync.Mutex
 	tries    int // attempts made
@@ -107,12 +123,6 @@ func withCall(ctx context.Context, c *call) context.Context {
 func callOf(ctx context.Context) *call {
 	c, _ := ctx.Value(callKey{}).(*call)
 	return c
-}
-
-func (c *call) answered() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.answers > 0
 }
 
 func (c *call) unanswered() (Request, bool) {
