@@ -13,6 +13,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
@@ -203,5 +204,39 @@ func TestRefusedConnectionsAreRemembered(t *testing.T) {
 	r, ok := watch.Unanswered()
 	if !ok || r.Failure == nil {
 		t.Fatalf("unanswered = %+v, %v; want the refused attempts' error", r, ok)
+	}
+}
+
+// blackHole is an HTTP client that never answers: each request waits for
+// its context to end.
+type blackHole struct{}
+
+func (blackHole) Do(r *http.Request) (*http.Response, error) {
+	<-r.Context().Done()
+	return nil, r.Context().Err()
+}
+
+func TestRegionalEndpointIsNamed(t *testing.T) {
+	// Without a configured endpoint the watch names the one the SDK
+	// resolved for the region.
+	t.Setenv("AWS_ENDPOINT_URL", "")
+	t.Setenv("AWS_ENDPOINT_URL_DYNAMODB", "")
+	conn, err := Connect(context.Background(), ConnectOptions{Region: "eu-west-3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	watch := &Watch{}
+	ctx, cancel := context.WithTimeout(WithWatch(context.Background(), watch), 200*time.Millisecond)
+	defer cancel()
+	_, err = conn.Client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("app")}, func(o *dynamodb.Options) {
+		o.HTTPClient = blackHole{}
+		o.Credentials = credentials.NewStaticCredentialsProvider("id", "secret", "")
+	})
+	if err == nil {
+		t.Fatal("DescribeTable got an answer from a black hole")
+	}
+	r, ok := watch.Unanswered()
+	if !ok || r.Endpoint != "https://dynamodb.eu-west-3.amazonaws.com" || r.Op != "DescribeTable" || r.Table != "app" {
+		t.Fatalf("unanswered = %+v, %v (err %v)", r, ok, err)
 	}
 }

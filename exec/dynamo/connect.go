@@ -47,8 +47,8 @@ const DefaultMaxAttempts = 8
 type Connection struct {
 	Client *dynamodb.Client
 	Label  string // "us-east-1" or "localhost:8000"
-	// Endpoint is where requests go, as scheme://host[:port]: the
-	// configured endpoint, else the region's (https://dynamodb.<region>.amazonaws.com).
+	// Endpoint is the configured endpoint as scheme://host[:port] (flag,
+	// environment or profile); empty when the SDK resolves the region's.
 	Endpoint string
 	Region   string
 }
@@ -112,8 +112,6 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Connection, error) {
 	conn := &Connection{Client: client, Region: cfg.Region, Label: cfg.Region}
 	if u != nil {
 		conn.Endpoint, conn.Label = origin(u), u.Host
-	} else {
-		conn.Endpoint = regionalEndpoint(cfg.Region)
 	}
 	return conn, nil
 }

@@ -1,7 +1,6 @@
 package dynamo
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/url"
@@ -76,16 +75,6 @@ func (e endpointSetting) invalid(msg, hint string) error {
 		}
 	}
 	return &ConfigError{Problem: ProblemEndpoint, Msg: msg, Hint: hint}
-}
-
-// regionalEndpoint is the endpoint the SDK resolves for a region when none
-// is configured (https://dynamodb.us-east-1.amazonaws.com), for messages.
-func regionalEndpoint(region string) string {
-	ep, err := dynamodb.NewDefaultEndpointResolverV2().ResolveEndpoint(context.Background(), dynamodb.EndpointParameters{Region: aws.String(region)})
-	if err != nil {
-		return ""
-	}
-	return ep.URI.Scheme + "://" + ep.URI.Host
 }
 
 // origin is an endpoint's scheme://host[:port], the way messages name it.
