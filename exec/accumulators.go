@@ -151,7 +151,7 @@ func (s *sumAcc) result() (value.Value, error) {
 	}
 	v, err := value.NumFromDecimal(total)
 	if err != nil {
-		return value.Value{}, execErrorf(CodeEval, "overflow: %s = %s does not fit a DynamoDB number: %v", s.name, total.Text('f'), err)
+		return value.Value{}, execErrorf(CodeEval, "%s overflows: %s does not fit a DynamoDB number: %v", s.name, total.Text('f'), err)
 	}
 	return v, nil
 }

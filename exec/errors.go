@@ -10,6 +10,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/smithy-go"
+
+	"github.com/ddbsql/ddbsql/exec/dynamo"
 )
 
 // Error codes. Tests and callers match on these; keep them stable.
@@ -18,6 +20,10 @@ const (
 	CodeTimeout      = "timeout"
 	CodeUnreachable  = "unreachable"
 	CodeCredentials  = "credentials"
+	CodeEndpoint     = "endpoint" // the endpoint URL is not an http(s) URL with a host
+	CodeRegion       = "region"   // no region configured
+	CodeProfile      = "profile"  // the AWS profile does not exist or cannot be loaded
+	CodeConfig       = "config"   // the shared AWS config files cannot be read
 	CodeAccessDenied = "access_denied"
 	CodeNotFound     = "not_found"
 	CodeValidation   = "validation"
@@ -50,11 +56,42 @@ func execErrorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
 }
 
+// ConnectError gives a failure to connect (dynamo.Connect) its code: a bad
+// endpoint URL, a missing region, a bad profile and unreadable config files
+// are different problems with different fixes.
+func ConnectError(err error) error {
+	var ce *dynamo.ConfigError
+	if !errors.As(err, &ce) {
+		return &Error{Code: CodeConfig, Msg: err.Error(), Err: err}
+	}
+	code := CodeConfig
+	switch ce.Problem {
+	case dynamo.ProblemEndpoint:
+		code = CodeEndpoint
+	case dynamo.ProblemRegion:
+		code = CodeRegion
+	case dynamo.ProblemProfile:
+		code = CodeProfile
+	}
+	return &Error{Code: code, Msg: ce.Msg, Hint: ce.Hint, Err: err}
+}
+
 // DynamoError explains an error from a DynamoDB call. op names the call.
 func DynamoError(op string, err error) error {
 	var ee *Error
 	if errors.As(err, &ee) {
 		return ee
+	}
+	var silent *dynamo.NoAnswerError
+	if errors.As(err, &silent) {
+		return &Error{Code: CodeUnreachable, Msg: silent.Error(), Err: err,
+			Hint: unreachableHint}
+	}
+	var bounded *dynamo.AttemptTimeoutError
+	if errors.As(err, &bounded) {
+		// Attempts that reached their bound before they were sent (e.g.
+		// while the SDK was getting credentials).
+		return withAttempts(&Error{Code: CodeUnreachable, Msg: fmt.Sprintf("%s: %v", op, bounded), Hint: unreachableHint, Err: err}, err)
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -108,6 +145,8 @@ func apiError(op string, apiErr smithy.APIError, err error) *Error {
 	}
 	return &Error{Code: CodeDynamo, Msg: fmt.Sprintf("%s failed: %s: %s", op, code, msg), Err: err}
 }
+
+const unreachableHint = "check --endpoint-url, --region and the network; --timeout bounds a whole statement"
 
 const credentialsHint = "use --profile NAME, set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, point --endpoint-url at DynamoDB Local, or try ddbsql --demo"
 

@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/planner"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
@@ -17,6 +22,22 @@ import (
 type result struct {
 	out, err string
 	code     int
+	failure  error // the error printed on stderr, for its code
+}
+
+// errorCode is the stable code of the failure (exec, planner or parser).
+func (r result) errorCode() string {
+	var ee *exec.Error
+	var pe *planner.Error
+	switch {
+	case errors.As(r.failure, &ee):
+		return ee.Code
+	case errors.As(r.failure, &pe):
+		return pe.Code
+	case r.failure != nil:
+		return fmt.Sprintf("%T", r.failure)
+	}
+	return ""
 }
 
 // cli runs ddbsql in-process against dynalite with the fixture tables loaded
@@ -96,8 +117,11 @@ func invokeWith(args []string, stdin string, client dynamo.Client) result {
 	if client != nil {
 		st.client = client
 	}
-	code := run(context.Background(), args, st)
-	return result{out: out.String(), err: errOut.String(), code: code}
+	code, err := execute(context.Background(), args, st)
+	if err != nil {
+		printError(&errOut, err)
+	}
+	return result{out: out.String(), err: errOut.String(), code: code, failure: err}
 }
 
 // rows runs a statement with --format ndjson and decodes each row, keeping

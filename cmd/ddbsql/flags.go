@@ -65,7 +65,7 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.Float64Var(&cfg.rateLimit, "rate-limit", 0, "pace each statement's reads to `RCU_PER_SECOND`")
 	fs.IntVar(&cfg.segments, "segments", 0, "parallel Scan segments (default: about one per GiB, at most 8 per CPU)")
 	fs.IntVar(&cfg.concurrency, "concurrency", 8, "DynamoDB requests in flight per statement (IN lists, join lookups)")
-	fs.DurationVar(&cfg.timeout, "timeout", 0, "give up on a statement after this `duration` (e.g. 30s)")
+	fs.DurationVar(&cfg.timeout, "timeout", 0, "give up on a statement after this `duration` (e.g. 30s), planning and DescribeTable/ListTables included")
 	fs.Float64Var(&cfg.readPrice, "read-price", session.DefaultReadPrice, "on-demand price in USD per million read units, for the cost in --stats")
 	fs.BoolVar(&cfg.demo, "demo", false, "open the built-in demo tables in an in-process DynamoDB (no AWS account needed)")
 	fs.Var(dataFlag{&cfg.data}, "data", "load a DynamoDB export folder, a file of DynamoDB-JSON items or a NoSQL Workbench model into an in-process DynamoDB, read-only (`[name=]PATH`, repeatable)")

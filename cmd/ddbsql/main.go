@@ -17,6 +17,7 @@ func main() {
 	}
 	if term.IsTerminal(int(os.Stderr.Fd())) {
 		st.progress = os.Stderr
+		st.outRedirected = !term.IsTerminal(int(os.Stdout.Fd()))
 	}
 	code := run(ctx, os.Args[1:], st)
 	stop()

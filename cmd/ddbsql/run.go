@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
@@ -22,43 +23,60 @@ type streams struct {
 	out, err    io.Writer
 	interactive bool      // stdin and stdout are terminals
 	progress    io.Writer // stderr, when it is a terminal (progress lines)
+	// outRedirected: stdout is not a terminal, so results do not share
+	// the screen with the progress line.
+	outRedirected bool
 	// client replaces the DynamoDB connection (tests run the same command
 	// lines against dynalite and the in-process backend).
 	client dynamo.Client
 }
 
+// metadataAttemptTimeout, when set, replaces the per-attempt bound of
+// DescribeTable and ListTables (dynamo.DefaultMetadataAttemptTimeout), so
+// tests of a dead endpoint need not wait half a minute.
+var metadataAttemptTimeout time.Duration
+
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
 
 func run(ctx context.Context, args []string, io streams) int {
+	code, err := execute(ctx, args, io)
+	if err != nil {
+		printError(io.err, err)
+	}
+	return code
+}
+
+// execute runs the command line and returns the exit status with the error
+// that caused a failing one (usage problems are printed where they are
+// found and return no error).
+func execute(ctx context.Context, args []string, io streams) (int, error) {
 	cfg, code, ok := parseFlags(args, io.out, io.err)
 	if !ok {
-		return code
+		return code, nil
 	}
 	if cfg.version {
 		fmt.Fprintf(io.out, "ddbsql %s\n", version)
-		return exitOK
+		return exitOK, nil
 	}
 	script, code, ok := readScript(cfg, io)
 	if !ok {
-		return code
+		return code, nil
 	}
 	sess, err := connect(ctx, cfg, io)
 	if err != nil {
-		printError(io.err, err)
-		return exitError
+		return exitError, err
 	}
 	if len(script) == 0 && io.interactive {
 		if cfg.stats == "" {
 			sess.Stats = session.StatsText
 		}
-		return runREPL(ctx, io, sess)
+		return runREPL(ctx, io, sess), nil
 	}
 	if err := sess.RunScripts(ctx, script); err != nil {
-		printError(io.err, err)
-		return exitError
+		return exitError, err
 	}
-	return exitOK
+	return exitOK, nil
 }
 
 // readScript gathers the scripts from -e, -f and piped stdin, in that order.
@@ -106,9 +124,10 @@ func connect(ctx context.Context, cfg *config, io streams) (*session.Session, er
 		client = oc
 	}
 	if client == nil {
-		conn, err := dynamo.Connect(ctx, dynamo.ConnectOptions{EndpointURL: cfg.endpointURL, Region: cfg.region, Profile: cfg.profile})
+		conn, err := dynamo.Connect(ctx, dynamo.ConnectOptions{EndpointURL: cfg.endpointURL, Region: cfg.region, Profile: cfg.profile,
+			MetadataAttemptTimeout: metadataAttemptTimeout})
 		if err != nil {
-			return nil, &exec.Error{Code: exec.CodeCredentials, Msg: err.Error()}
+			return nil, exec.ConnectError(err)
 		}
 		client = conn.Client
 		raw = wire.New(conn.Client)
@@ -125,6 +144,7 @@ func connect(ctx context.Context, cfg *config, io streams) (*session.Session, er
 	s.Concurrency = cfg.concurrency
 	if io.progress != nil {
 		s.Progress = io.progress
+		s.OutRedirected = io.outRedirected
 	}
 	return s, nil
 }

@@ -1,9 +1,11 @@
 package difftest
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/ddbsql/ddbsql/exec/eval"
 	"github.com/ddbsql/ddbsql/exec/value"
 )
 
@@ -34,7 +36,9 @@ func TestSemanticsArithmetic(t *testing.T) {
 	// 38 digits stay exact (SQLite int64 would overflow, REAL would round).
 	s.one("big, big - 1, -big", "99999999999999999999999999999999999999", "99999999999999999999999999999999999998", "-99999999999999999999999999999999999999")
 	s.one("big + 1", "100000000000000000000000000000000000000") // 1E+38: one significant digit
-	if _, err := s.try("SELECT big + 0.5 FROM {t} WHERE pk = 'P' AND id = 1"); err == nil || !strings.Contains(err.Error(), "overflow") {
+	_, err := s.try("SELECT big + 0.5 FROM {t} WHERE pk = 'P' AND id = 1")
+	var ee *eval.Error
+	if !errors.As(err, &ee) || ee.Code != eval.CodeOverflow || !strings.Contains(err.Error(), "exceeds DynamoDB's 38 significant digits") {
 		t.Errorf("big + 0.5 (39 digits): want an overflow error, got %v", err)
 	}
 }

@@ -46,7 +46,7 @@ func (c *Catalog) Table(ctx context.Context, name string) (*planner.TableDef, er
 		return t, nil
 	}
 	c.mu.Unlock()
-	out, err := c.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	out, err := c.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, MetadataRetries)
 	if err != nil {
 		var nf *types.ResourceNotFoundException
 		if errors.As(err, &nf) {
@@ -76,7 +76,7 @@ func (c *Catalog) Tables(ctx context.Context) ([]string, error) {
 	var names []string
 	in := &dynamodb.ListTablesInput{}
 	for {
-		out, err := c.client.ListTables(ctx, in)
+		out, err := c.client.ListTables(ctx, in, MetadataRetries)
 		if err != nil {
 			return nil, err
 		}

@@ -6,4 +6,9 @@
 // Phase: exec. Invariants: nothing outside this package and the backends
 // calls the SDK's network methods; every read request asks for
 // ReturnConsumedCapacity=INDEXES so statements can report what they cost.
+// No request a Connect client sends can wait forever: each attempt is
+// bounded (bounds.go) whatever the caller's context, and an attempt that
+// reached its bound is retried; middlewares record what each call's
+// attempts got (an answer or none, and where they were sent) for the
+// statement's Watch in the context.
 package dynamo

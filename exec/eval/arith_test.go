@@ -95,11 +95,11 @@ func TestArithmetic(t *testing.T) {
 func TestArithmeticErrorMessages(t *testing.T) {
 	row := fixture()
 	_, err := Eval(bop(expr.OpAdd, col("status"), litN("1")), row)
-	if err == nil || err.Error() != `type: "status + 1": + needs numbers, got S and N` {
+	if err == nil || err.Error() != `"status + 1": + needs numbers, got S and N` || errCode(err) != CodeType {
 		t.Errorf("type error = %v", err)
 	}
 	_, err = Eval(bop(expr.OpAdd, litN(nines38), litN(nines38)), row)
-	if err == nil || !strings.Contains(err.Error(), `overflow: "`+nines38+" + "+nines38+`" exceeds DynamoDB's 38 significant digits`) {
+	if err == nil || !strings.HasPrefix(err.Error(), `"`+nines38+" + "+nines38+`" exceeds DynamoDB's 38 significant digits`) || errCode(err) != CodeOverflow {
 		t.Errorf("overflow error = %v", err)
 	}
 	_, err = Eval(bop(expr.OpMul, litN("1E+125"), litN("10")), row)

@@ -17,10 +17,12 @@ const (
 	CodeInternal        = "internal"         // a node that must not reach the evaluator
 )
 
-// Error is an evaluation error with a stable code.
+// Error is an evaluation error with a stable code. The message is what the
+// user reads, so it never carries the code: callers and tests that need the
+// kind of failure match on Code.
 type Error struct{ Code, Msg string }
 
-func (e *Error) Error() string { return e.Code + ": " + e.Msg }
+func (e *Error) Error() string { return e.Msg }
 
 func errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}

@@ -45,7 +45,7 @@ func TestNilExpression(t *testing.T) {
 
 func TestErrorText(t *testing.T) {
 	_, err := Eval(bop(expr.OpMul, col("big"), col("big")), fixture())
-	if err == nil || !strings.HasPrefix(err.Error(), `overflow: "big * big" exceeds DynamoDB's 38 significant digits`) {
+	if err == nil || !strings.HasPrefix(err.Error(), `"big * big" exceeds DynamoDB's 38 significant digits`) || errCode(err) != CodeOverflow {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -232,11 +232,11 @@ func TestFunctionErrors(t *testing.T) {
 	})
 	row := fixture()
 	_, err := Eval(fn("nosuch", litN("1")), row)
-	if err == nil || err.Error() != "unknown_function: unknown function nosuch()" {
+	if err == nil || err.Error() != "unknown function nosuch()" || errCode(err) != CodeUnknownFunction {
 		t.Errorf("err = %v", err)
 	}
 	_, err = Eval(fn("substring", litS("a")), row)
-	if err == nil || err.Error() != "argument: substring('a'): substring() takes 2 to 3 arguments" {
+	if err == nil || err.Error() != "substring('a'): substring() takes 2 to 3 arguments" || errCode(err) != CodeArgument {
 		t.Errorf("err = %v", err)
 	}
 }

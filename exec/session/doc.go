@@ -8,4 +8,15 @@
 // stops the script; EXPLAIN never sends a read (only DescribeTable and
 // ListTables); errors come back typed from the phase that failed; a plan's
 // notes are written (to Notes, else Err) before its first row.
+//
+// --timeout is one deadline per statement, started before the statement is
+// planned (for the first statement of a script, before the script is
+// parsed) and covering every call it makes: DescribeTable and ListTables for
+// planning, EXPLAIN, DESCRIBE and SHOW, the reads, back-fetches and join
+// lookups. The caller's context (Ctrl-C in the REPL) still cancels it; the
+// clock is paused while ConfirmScan waits for the user. A statement it
+// stops fails with code timeout: "no answer from <endpoint> within 2s
+// (DescribeTable app)" when no read got an answer and a request was left
+// waiting, else "statement did not finish within --timeout 2s" and what it
+// had read (deadline.go).
 package session

@@ -2,6 +2,8 @@ package session
 
 import (
 	"fmt"
+	"io"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -10,12 +12,16 @@ import (
 	"github.com/ddbsql/ddbsql/planner"
 )
 
-// progressDelay is how long a statement runs before a progress line shows.
-const progressDelay = time.Second
+// progressDelay is how long a statement runs before a progress line shows
+// (a variable so that tests need not wait).
+var progressDelay = time.Second
 
 // startProgress shows one self-erasing progress line on s.Progress (only
-// set when stderr is a terminal) once the statement has run for a second;
-// the returned function stops and erases it.
+// set when stderr is a terminal) once the statement has run for a second.
+// The returned function stops and erases it, leaving the cursor at the
+// start of the line; it may be called any number of times, from any
+// goroutine. Callers defer it, so that the line goes away on every path,
+// a panic included.
 func (s *Session) startProgress(stats *exec.Stats, p *planner.Plan) func() {
 	if s.Progress == nil {
 		return func() {}
@@ -52,6 +58,8 @@ func (s *Session) startProgress(stats *exec.Stats, p *planner.Plan) func() {
 			_ = bar.Add(0)
 			select {
 			case <-done:
+				// Finish stops the bar's own spinner goroutine from drawing
+				// again; Clear blanks the line and returns to its start.
 				_ = bar.Finish()
 				_ = bar.Clear()
 				return
@@ -59,10 +67,35 @@ func (s *Session) startProgress(stats *exec.Stats, p *planner.Plan) func() {
 			}
 		}
 	}()
+	var once sync.Once
 	return func() {
-		close(done)
-		<-finished
+		once.Do(func() {
+			close(done)
+			<-finished
+		})
 	}
+}
+
+// progressOut is the writer a statement's results go to: with a progress
+// line on the same terminal, the first byte of output stops and erases
+// the line, so that no row is printed beside it. Streaming formats (csv,
+// ndjson) write their first bytes early, buffered ones (table, markdown)
+// at the end.
+func (s *Session) progressOut(stop func()) io.Writer {
+	if s.Progress == nil || s.OutRedirected {
+		return s.Out
+	}
+	return &stopOnWrite{w: s.Out, stop: stop}
+}
+
+type stopOnWrite struct {
+	w    io.Writer
+	stop func()
+}
+
+func (w *stopOnWrite) Write(b []byte) (int, error) {
+	w.stop()
+	return w.w.Write(b)
 }
 
 func scanSegments(p *planner.Plan) int {

@@ -66,36 +66,28 @@ func estimateText(e planner.Estimate) string {
 	return planner.FormatRCU(e.RCU)
 }
 
-// statementContext applies --timeout.
-func (s *Session) statementContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	if s.Timeout > 0 {
-		return context.WithTimeout(ctx, s.Timeout)
-	}
-	return context.WithCancel(ctx)
-}
-
 func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	p, err := s.prepare(ctx, sel)
 	if err != nil {
 		return err
 	}
 	s.printNotes(p.Notes)
-	ctx, cancel := s.statementContext(ctx)
-	defer cancel()
 	stats := exec.NewStats()
 	op, err := exec.Build(s.env(stats), p.Root)
 	if err != nil {
 		return err
 	}
-	w, err := format.New(s.Format, s.Out, s.FormatOptions)
+	stopProgress := s.startProgress(stats, p)
+	defer stopProgress()
+	w, err := format.New(s.Format, s.progressOut(stopProgress), s.FormatOptions)
 	if err != nil {
 		op.Close()
 		return err
 	}
-	stopProgress := s.startProgress(stats, p)
 	err = s.stream(ctx, op, w, format.Header{Columns: p.Columns, Dynamic: p.Star, KeyColumns: p.KeyColumns}, stats)
 	stopProgress()
 	stats.Finish()
+	err = s.timedOut(ctx, err)
 	s.report(stats, err)
 	return s.explainFailure(err, stats)
 }
@@ -119,7 +111,7 @@ func (s *Session) printNotes(notes []string) {
 // consumed, so nobody mistakes the rows printed before it for the result.
 func (s *Session) explainFailure(err error, stats *exec.Stats) error {
 	var ee *exec.Error
-	if err == nil || !errors.As(err, &ee) || ee.Code == exec.CodeBudget {
+	if err == nil || !errors.As(err, &ee) || ee.Code == exec.CodeBudget || noAnswer(err) {
 		return err
 	}
 	snap := stats.Snapshot()
@@ -186,8 +178,6 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := s.statementContext(ctx)
-	defer cancel()
 	stats := exec.NewStats()
 	env := s.env(stats)
 	env.Analysis = exec.NewAnalysis()
@@ -196,10 +186,12 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 		return err
 	}
 	stopProgress := s.startProgress(stats, p)
+	defer stopProgress()
 	err = drain(ctx, op, stats)
 	stopProgress()
 	stats.Finish()
 	if err != nil {
+		err = s.timedOut(ctx, err)
 		s.report(stats, err)
 		return s.explainFailure(err, stats)
 	}

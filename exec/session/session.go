@@ -54,14 +54,20 @@ type Session struct {
 	// RateLimit, when positive, paces each statement's reads to that many
 	// capacity units per second (--rate-limit).
 	RateLimit float64
-	// Timeout, when positive, bounds each statement (--timeout).
+	// Timeout, when positive, bounds each statement (--timeout): parsing,
+	// planning with its DescribeTable and ListTables calls, and every read.
 	Timeout time.Duration
 	// ReadPrice is the on-demand price in USD per million read units, for
 	// the cost shown with the statistics (--read-price).
 	ReadPrice float64
 	// Progress, when set (stderr is a terminal), shows a progress line for
-	// statements running longer than a second.
+	// statements running longer than a second. It is erased before the
+	// first byte of the statement's output unless OutRedirected.
 	Progress io.Writer
+	// OutRedirected says that Out is not the terminal Progress writes to
+	// (stdout goes to a file or a pipe): output then leaves the progress
+	// line alone.
+	OutRedirected bool
 	// Raw, when set, decodes Query/Scan pages straight into Arrow (exec.Env.Raw).
 	Raw exec.RawReader
 
@@ -92,6 +98,10 @@ func (s *Session) RunScript(ctx context.Context, text string) error {
 // to each script), then runs all statements in order, stopping at the first
 // failure. Nothing runs when any script has a syntax error.
 func (s *Session) RunScripts(ctx context.Context, scripts []string) error {
+	// Parsing works on text already in memory and does no I/O, so it cannot
+	// wait on anything; its time still counts against the first
+	// statement's --timeout, whose clock starts here.
+	start := time.Now()
 	var stmts []parser.Statement
 	for _, text := range scripts {
 		parsed, err := parser.Parse(text)
@@ -100,17 +110,27 @@ func (s *Session) RunScripts(ctx context.Context, scripts []string) error {
 		}
 		stmts = append(stmts, parsed...)
 	}
-	for _, st := range stmts {
-		if err := s.Run(ctx, st); err != nil {
+	for i, st := range stmts {
+		if i > 0 {
+			start = time.Now()
+		}
+		if err := s.run(ctx, st, start); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Run executes one statement. A panic is turned into an internal error so
-// the user never sees a stack trace.
-func (s *Session) Run(ctx context.Context, st parser.Statement) (err error) {
+// Run executes one statement under its --timeout. A panic is turned into
+// an internal error so the user never sees a stack trace.
+func (s *Session) Run(ctx context.Context, st parser.Statement) error {
+	return s.run(ctx, st, time.Now())
+}
+
+// run executes one statement whose --timeout clock started at start.
+func (s *Session) run(ctx context.Context, st parser.Statement, start time.Time) (err error) {
+	ctx, end := s.begin(ctx, start)
+	defer end()
 	defer func() {
 		if r := recover(); r != nil {
 			err = &exec.Error{Code: exec.CodeInternal, Msg: fmt.Sprintf("internal error: %v (please report this statement)", r)}
@@ -119,6 +139,11 @@ func (s *Session) Run(ctx context.Context, st parser.Statement) (err error) {
 			}
 		}
 	}()
+	return s.timedOut(ctx, s.dispatch(ctx, st))
+}
+
+// dispatch runs a statement by kind.
+func (s *Session) dispatch(ctx context.Context, st parser.Statement) error {
 	switch t := st.(type) {
 	case *parser.Select:
 		return s.runSelect(ctx, t)
@@ -148,7 +173,7 @@ func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, 
 				// The notes may change the answer (PK = "x" compares with
 				// an attribute named x): show them with the question.
 				s.printNotes(pe.Notes)
-				if !s.ConfirmScan(ctx, *pe.Scan) {
+				if !s.confirmScan(ctx, *pe.Scan) {
 					return nil, pe
 				}
 				opts := s.Options
@@ -164,6 +189,15 @@ func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, 
 		return nil, exec.DynamoError("DescribeTable", err)
 	}
 	return p, nil
+}
+
+// confirmScan asks the user with the statement's --timeout paused: the
+// time it takes to answer is not the statement's.
+func (s *Session) confirmScan(ctx context.Context, scan planner.ScanEstimate) bool {
+	if st := statementOf(ctx); st != nil {
+		defer st.clock.pause()()
+	}
+	return s.ConfirmScan(ctx, scan)
 }
 
 func (s *Session) env(stats *exec.Stats) *exec.Env {
