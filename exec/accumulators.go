@@ -9,7 +9,9 @@ import (
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
-// accumulator folds one aggregate over the rows of a group.
+// accumulator folds one aggregate over the rows of a group. The value given
+// to add may be read in place from a batch that is released after the
+// call: an accumulator that keeps a value keeps an owned copy (Clone).
 type accumulator interface {
 	add(v value.Value) error
 	result() (value.Value, error)
@@ -158,6 +160,7 @@ func (s *sumAcc) result() (value.Value, error) {
 
 // extremeAcc keeps the MIN or MAX by ddbsql's total order (numbers
 // numerically, strings and binaries byte-wise; different types by type).
+// best is an owned copy, made only when a value becomes the best so far.
 type extremeAcc struct {
 	max  bool
 	have bool
@@ -169,12 +172,12 @@ func (e *extremeAcc) add(v value.Value) error {
 		return nil
 	}
 	if !e.have {
-		e.best, e.have = v, true
+		e.best, e.have = v.Clone(), true
 		return nil
 	}
 	c := value.Order(v, e.best)
 	if (e.max && c > 0) || (!e.max && c < 0) {
-		e.best = v
+		e.best = v.Clone()
 	}
 	return nil
 }

@@ -12,7 +12,9 @@ import (
 	"github.com/ddbsql/ddbsql/planner"
 )
 
-// group is one GROUP BY bucket.
+// group is one GROUP BY bucket. It outlives the batches its rows came
+// from, so its keys are owned copies, and so is whatever an accumulator
+// keeps of a value (MIN/MAX).
 type group struct {
 	keys []value.Value
 	accs []accumulator
@@ -112,7 +114,8 @@ func (op *aggregateOp) fold(in arrow.RecordBatch) error {
 		}
 		grp := op.groups.find(op.buf)
 		if grp == nil {
-			grp = op.newGroup(append([]value.Value(nil), keys...))
+			// The keys were read in place; the group outlives the batch.
+			grp = op.newGroup(cloneValues(keys))
 			op.groups.insert(op.buf, grp)
 			op.order = append(op.order, grp)
 		}

@@ -17,26 +17,60 @@ import (
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
-// sortedRow is one materialised row with its sort keys.
+// sortedRow is one row to order, with its sort keys. In a full sort it is
+// row `row` of a retained input batch and its keys are read in place from
+// that batch; a top-N row owns copies of its values and keys instead (see
+// sortOp).
 type sortedRow struct {
-	names []string // shared by all rows of one input batch
-	vals  []value.Value
-	keys  []value.Value
-	seq   int64 // arrival order: ties keep it, so sorting is stable
+	in   *sortInput // full sort: the batch holding the row
+	row  int
+	vals []value.Value // top-N: the row's own values, named by names
+	name []string
+	keys []value.Value
+	seq  int64 // arrival order: ties keep it, so sorting is stable
 }
 
-// sortOp orders rows on the client. With topN > 0 it keeps only the best
-// topN rows in a heap instead of holding everything.
+func (r *sortedRow) names() []string {
+	if r.in != nil {
+		return r.in.names
+	}
+	return r.name
+}
+
+// sortInput is an input batch a full sort retains: the values and keys of
+// its rows point into its buffers, so it is released only once its last
+// row has been emitted (or the sort is closed).
+type sortInput struct {
+	rec    arrow.RecordBatch
+	names  []string
+	cols   []columnar.Column
+	unsent int // rows not emitted yet
+}
+
+func (in *sortInput) release() {
+	if in.rec != nil {
+		in.rec.Release()
+		in.rec, in.cols = nil, nil
+	}
+}
+
+// sortOp orders rows on the client. A full sort keeps every input batch
+// (every row is needed until the end anyway, and rows read in place cost
+// no copies); with topN > 0 it keeps only the best topN rows in a heap,
+// each an owned copy, so that the batches they came from can go at once.
 type sortOp struct {
 	env    *Env
 	keys   []planner.SortKey
 	topN   int64
 	input  Operator
 	rows   []*sortedRow
+	inputs []*sortInput // retained by a full sort, in arrival order
 	sorted bool
 	pos    int
 	seq    int64
 	row    batchRow
+	names  []string // the last input's column names, shared while unchanged
+	cand   sortedRow
 }
 
 func (op *sortOp) less(a, b *sortedRow) bool {
@@ -64,10 +98,8 @@ func (op *sortOp) consume(ctx context.Context) error {
 			return err
 		}
 		if err := op.add(in, h); err != nil {
-			in.Release()
 			return err
 		}
-		in.Release()
 	}
 	if op.topN > 0 {
 		op.rows = h.rows
@@ -77,46 +109,98 @@ func (op *sortOp) consume(ctx context.Context) error {
 	return nil
 }
 
+// add takes in's rows and takes over in: a full sort retains it, a top-N
+// releases it.
 func (op *sortOp) add(in arrow.RecordBatch, h *rowHeap) error {
 	op.row.reset(in)
-	names := append([]string(nil), op.row.names...)
+	if !sameNames(op.names, op.row.names) {
+		op.names = append([]string(nil), op.row.names...)
+	}
+	if op.topN > 0 {
+		defer in.Release()
+		return op.addTop(in, h)
+	}
+	n := int(in.NumRows())
+	if n == 0 {
+		in.Release()
+		return nil
+	}
+	src := &sortInput{rec: in, names: op.names, cols: append([]columnar.Column(nil), op.row.cols...), unsent: n}
+	op.inputs = append(op.inputs, src)
+	for i := 0; i < n; i++ {
+		op.row.i = i
+		r := &sortedRow{in: src, row: i, keys: make([]value.Value, len(op.keys)), seq: op.seq}
+		op.seq++
+		if err := op.evalKeys(r.keys); err != nil {
+			return err
+		}
+		op.rows = append(op.rows, r)
+	}
+	return nil
+}
+
+// addTop offers in's rows to the top-N heap. A row is compared with its
+// keys read in place and copied only when it enters the heap.
+func (op *sortOp) addTop(in arrow.RecordBatch, h *rowHeap) error {
 	first, firstOK := op.firstKeyColumn()
+	cand := &op.cand
+	if cand.keys == nil {
+		cand.keys = make([]value.Value, len(op.keys))
+	}
 	for i := 0; i < int(in.NumRows()); i++ {
 		op.row.i = i
 		seq := op.seq
 		op.seq++
+		full := int64(len(h.rows)) >= op.topN
 		// Top-N over many rows: most rows lose to the worst kept row on the
 		// first key alone; decide that without building the row.
-		if op.topN > 0 && int64(len(h.rows)) >= op.topN && firstOK && op.losesOnFirstKey(first, i, h.rows[0]) {
+		if full && firstOK && op.losesOnFirstKey(first, i, h.rows[0]) {
 			continue
 		}
-		r := &sortedRow{names: names, vals: op.row.values(), keys: make([]value.Value, len(op.keys)), seq: seq}
-		for k, key := range op.keys {
-			v, err := eval.Eval(key.Expr, &op.row)
-			if err != nil {
-				return evalError(err)
-			}
-			if v.IsNull() {
-				// All SQL NULLs are peers (as in GROUP BY and DISTINCT):
-				// a DynamoDB NULL must not sort after a missing attribute,
-				// or the next sort key would not decide between them.
-				v = value.MissingValue()
-			}
-			r.keys[k] = v
+		cand.seq = seq
+		if err := op.evalKeys(cand.keys); err != nil {
+			return err
 		}
-		if op.topN <= 0 {
-			op.rows = append(op.rows, r)
+		if full && !op.less(cand, h.rows[0]) {
 			continue
 		}
 		// Max-heap of the best topN: the root is the worst kept row.
-		if int64(len(h.rows)) < op.topN {
+		r := &sortedRow{name: op.names, vals: op.row.ownedValues(), keys: cloneValues(cand.keys), seq: seq}
+		if !full {
 			heap.Push(h, r)
-		} else if op.less(r, h.rows[0]) {
+		} else {
 			h.rows[0] = r
 			heap.Fix(h, 0)
 		}
 	}
 	return nil
+}
+
+// evalKeys evaluates the sort keys of the current row into keys.
+func (op *sortOp) evalKeys(keys []value.Value) error {
+	for k, key := range op.keys {
+		v, err := eval.Eval(key.Expr, &op.row)
+		if err != nil {
+			return evalError(err)
+		}
+		if v.IsNull() {
+			// All SQL NULLs are peers (as in GROUP BY and DISTINCT):
+			// a DynamoDB NULL must not sort after a missing attribute,
+			// or the next sort key would not decide between them.
+			v = value.MissingValue()
+		}
+		keys[k] = v
+	}
+	return nil
+}
+
+// cloneValues returns owned copies of vals.
+func cloneValues(vals []value.Value) []value.Value {
+	out := make([]value.Value, len(vals))
+	for i, v := range vals {
+		out[i] = v.Clone()
+	}
+	return out
 }
 
 func (op *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -126,22 +210,53 @@ func (op *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 	}
 	if op.pos >= len(op.rows) {
+		op.releaseInputs()
 		return nil, io.EOF
 	}
 	// Emit consecutive rows that share a column layout as one batch.
-	first := op.rows[op.pos]
-	b := columnar.NewRowBuilder(op.env.Mem, first.names)
+	names := op.rows[op.pos].names()
+	b := columnar.NewRowBuilder(op.env.Mem, names)
 	limit := op.env.batchRows()
-	for op.pos < len(op.rows) && b.Len() < limit && sameNames(op.rows[op.pos].names, first.names) {
-		b.Append(op.rows[op.pos].vals)
+	var vals []value.Value
+	var spent []*sortInput // inputs whose last row is in this batch
+	for op.pos < len(op.rows) && b.Len() < limit && sameNames(op.rows[op.pos].names(), names) {
+		r := op.rows[op.pos]
 		op.rows[op.pos] = nil
 		op.pos++
+		if r.in == nil {
+			b.Append(r.vals)
+			continue
+		}
+		if vals == nil {
+			vals = make([]value.Value, len(names))
+		}
+		for c, col := range r.in.cols {
+			vals[c] = col.Value(r.row)
+		}
+		b.Append(vals)
+		if r.in.unsent--; r.in.unsent == 0 {
+			spent = append(spent, r.in)
+		}
 	}
-	return b.Build(), nil
+	// The builder holds values read in place until Build copies them.
+	out := b.Build()
+	for _, in := range spent {
+		in.release()
+	}
+	return out, nil
+}
+
+// releaseInputs releases every batch the sort still retains.
+func (op *sortOp) releaseInputs() {
+	for _, in := range op.inputs {
+		in.release()
+	}
+	op.inputs = nil
 }
 
 func (op *sortOp) Close() error {
 	op.rows = nil
+	op.releaseInputs()
 	return op.input.Close()
 }
 
