@@ -127,9 +127,14 @@ func (op *sortOp) add(in arrow.RecordBatch, h *rowHeap) error {
 	}
 	src := &sortInput{rec: in, names: op.names, cols: append([]columnar.Column(nil), op.row.cols...), unsent: n}
 	op.inputs = append(op.inputs, src)
-	for i := 0; i < n; i++ {
+	// One allocation for the batch's rows and one for their keys.
+	rows := make([]sortedRow, n)
+	nk := len(op.keys)
+	keys := make([]value.Value, n*nk)
+	for i := range rows {
 		op.row.i = i
-		r := &sortedRow{in: src, row: i, keys: make([]value.Value, len(op.keys)), seq: op.seq}
+		r := &rows[i]
+		r.in, r.row, r.keys, r.seq = src, i, keys[i*nk:(i+1)*nk:(i+1)*nk], op.seq
 		op.seq++
 		if err := op.evalKeys(r.keys); err != nil {
 			return err
