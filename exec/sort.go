@@ -22,19 +22,19 @@ import (
 // that batch; a top-N row owns copies of its values and keys instead (see
 // sortOp).
 type sortedRow struct {
-	in   *sortInput // full sort: the batch holding the row
-	row  int
-	vals []value.Value // top-N: the row's own values, named by names
-	name []string
-	keys []value.Value
-	seq  int64 // arrival order: ties keep it, so sorting is stable
+	in       *sortInput // full sort: the batch holding the row
+	row      int
+	vals     []value.Value // top-N: the row's own values,
+	valNames []string      // named by these
+	keys     []value.Value
+	seq      int64 // arrival order: ties keep it, so sorting is stable
 }
 
 func (r *sortedRow) names() []string {
 	if r.in != nil {
 		return r.in.names
 	}
-	return r.name
+	return r.valNames
 }
 
 // sortInput is an input batch a full sort retains: the values and keys of
@@ -170,7 +170,7 @@ func (op *sortOp) addTop(in arrow.RecordBatch, h *rowHeap) error {
 			continue
 		}
 		// Max-heap of the best topN: the root is the worst kept row.
-		r := &sortedRow{name: op.names, vals: op.row.ownedValues(), keys: cloneValues(cand.keys), seq: seq}
+		r := &sortedRow{valNames: op.names, vals: op.row.ownedValues(), keys: cloneValues(cand.keys), seq: seq}
 		if !full {
 			heap.Push(h, r)
 		} else {
