@@ -164,3 +164,37 @@ func BenchmarkHashJoin(b *testing.B) {
 		return newHashJoinOp(env, node, in, &batchesOp{batches: build})
 	})
 }
+
+// BenchmarkTopNAscending measures ORDER BY id DESC LIMIT 10 over 1 M rows
+// arriving in ascending id order: every row enters the top 10 (and most
+// leave it within the same batch).
+func BenchmarkTopNAscending(b *testing.B) {
+	const rows = 1_000_000
+	batches := benchRows(rows, 50)
+	env := &Env{Mem: memory.DefaultAllocator}
+	runBench(b, rows, batches, func(in Operator) Operator {
+		return newLimitOp(&sortOp{env: env, keys: []planner.SortKey{{Expr: col("id"), Desc: true}}, topN: 10, input: in}, 0, 10)
+	})
+}
+
+// BenchmarkMaxAscending measures GROUP BY grp with MAX of a string that
+// grows with every row (as a timestamp does over a partition read in key
+// order): every row replaces its group's maximum.
+func BenchmarkMaxAscending(b *testing.B) {
+	const rows = 1_000_000
+	names := []string{"grp", "ts"}
+	var batches []arrow.RecordBatch
+	rb := columnar.NewRowBuilder(memory.DefaultAllocator, names)
+	for i := 0; i < rows; i++ {
+		rb.Append([]value.Value{value.Str(fmt.Sprintf("G%02d", i%50)), value.Str(fmt.Sprintf("2026-01-01T%012d", i))})
+		if rb.Len() == 4096 {
+			batches = append(batches, rb.Build())
+		}
+	}
+	if rb.Len() > 0 {
+		batches = append(batches, rb.Build())
+	}
+	env := &Env{Mem: memory.DefaultAllocator}
+	node := &planner.Aggregate{Groups: []expr.Expr{col("grp")}, Aggs: []expr.Aggregate{{Func: "max", Arg: col("ts")}}}
+	runBench(b, rows, batches, func(in Operator) Operator { return &aggregateOp{env: env, node: node, input: in} })
+}
