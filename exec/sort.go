@@ -17,17 +17,19 @@ import (
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
-// sortedRow is one row to order, with its sort keys. In a full sort it is
-// row `row` of a retained input batch and its keys are read in place from
-// that batch; a top-N row owns copies of its values and keys instead (see
-// sortOp).
+// sortedRow is one row to order, with its sort keys. While in is set it is
+// row `row` of that input and its keys are read in place from it: in a
+// full sort for good (the input is retained), in a top-N only until the
+// batch is done, when the rows still in the heap take owned copies of
+// their values and keys and in is cleared (see sortOp).
 type sortedRow struct {
-	in       *sortInput // full sort: the batch holding the row
+	in       *sortInput
 	row      int
-	vals     []value.Value // top-N: the row's own values,
+	vals     []value.Value // top-N, once owned: the row's values,
 	valNames []string      // named by these
 	keys     []value.Value
 	seq      int64 // arrival order: ties keep it, so sorting is stable
+	evicted  bool  // top-N: pushed out of the heap
 }
 
 func (r *sortedRow) names() []string {
@@ -37,9 +39,10 @@ func (r *sortedRow) names() []string {
 	return r.valNames
 }
 
-// sortInput is an input batch a full sort retains: the values and keys of
-// its rows point into its buffers, so it is released only once its last
-// row has been emitted (or the sort is closed).
+// sortInput is an input batch whose rows are read in place. A full sort
+// retains it (rec): the values and keys of its rows point into its
+// buffers, so it is released only once its last row has been emitted (or
+// the sort is closed). A top-N reads the batch being offered (no rec).
 type sortInput struct {
 	rec    arrow.RecordBatch
 	names  []string
@@ -56,8 +59,10 @@ func (in *sortInput) release() {
 
 // sortOp orders rows on the client. A full sort keeps every input batch
 // (every row is needed until the end anyway, and rows read in place cost
-// no copies); with topN > 0 it keeps only the best topN rows in a heap,
-// each an owned copy, so that the batches they came from can go at once.
+// no copies); with topN > 0 it keeps only the best topN rows in a heap and
+// copies, when a batch is done, the rows of it that are still there, so
+// that each batch can go at once and a row that enters and leaves the heap
+// within its batch is never copied.
 type sortOp struct {
 	env    *Env
 	keys   []planner.SortKey
@@ -71,6 +76,8 @@ type sortOp struct {
 	row    batchRow
 	names  []string // the last input's column names, shared while unchanged
 	cand   sortedRow
+	fresh  []*sortedRow // top-N: rows that entered the heap from this batch
+	spare  *sortedRow   // top-N: an evicted row to reuse
 }
 
 func (op *sortOp) less(a, b *sortedRow) bool {
@@ -117,8 +124,10 @@ func (op *sortOp) add(in arrow.RecordBatch, h *rowHeap) error {
 		op.names = append([]string(nil), op.row.names...)
 	}
 	if op.topN > 0 {
-		defer in.Release()
-		return op.addTop(in, h)
+		err := op.addTop(in, h)
+		op.ownTop() // before the batch goes
+		in.Release()
+		return err
 	}
 	n := int(in.NumRows())
 	if n == 0 {
@@ -144,10 +153,11 @@ func (op *sortOp) add(in arrow.RecordBatch, h *rowHeap) error {
 	return nil
 }
 
-// addTop offers in's rows to the top-N heap. A row is compared with its
-// keys read in place and copied only when it enters the heap.
+// addTop offers in's rows to the top-N heap, with keys and values read in
+// place; ownTop copies the entries that remain.
 func (op *sortOp) addTop(in arrow.RecordBatch, h *rowHeap) error {
 	first, firstOK := op.firstKeyColumn()
+	cur := &sortInput{names: op.names, cols: op.row.cols}
 	cand := &op.cand
 	if cand.keys == nil {
 		cand.keys = make([]value.Value, len(op.keys))
@@ -170,15 +180,50 @@ func (op *sortOp) addTop(in arrow.RecordBatch, h *rowHeap) error {
 			continue
 		}
 		// Max-heap of the best topN: the root is the worst kept row.
-		r := &sortedRow{valNames: op.names, vals: op.row.ownedValues(), keys: cloneValues(cand.keys), seq: seq}
+		r := op.spare
+		if r == nil {
+			r = &sortedRow{keys: make([]value.Value, len(op.keys))}
+		}
+		op.spare = nil
+		r.in, r.row, r.seq, r.evicted = cur, i, seq, false
+		copy(r.keys, cand.keys)
+		op.fresh = append(op.fresh, r)
 		if !full {
 			heap.Push(h, r)
-		} else {
-			h.rows[0] = r
-			heap.Fix(h, 0)
+			continue
 		}
+		old := h.rows[0]
+		old.evicted = true
+		op.spare = old
+		h.rows[0] = r
+		heap.Fix(h, 0)
 	}
 	return nil
+}
+
+// ownTop gives the rows that entered the heap from the current batch, and
+// are still in it, owned copies of their values and keys.
+func (op *sortOp) ownTop() {
+	for _, r := range op.fresh {
+		if r.evicted || r.in == nil {
+			continue // gone, or already owned (it entered twice)
+		}
+		cols := r.in.cols
+		if cap(r.vals) >= len(cols) {
+			r.vals = r.vals[:len(cols)]
+		} else {
+			r.vals = make([]value.Value, len(cols))
+		}
+		for c, col := range cols {
+			r.vals[c] = col.OwnedValue(r.row)
+		}
+		for k, v := range r.keys {
+			r.keys[k] = v.Clone()
+		}
+		r.valNames, r.in = r.in.names, nil
+	}
+	clear(op.fresh)
+	op.fresh = op.fresh[:0]
 }
 
 // evalKeys evaluates the sort keys of the current row into keys.
