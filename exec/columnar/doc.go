@@ -20,5 +20,6 @@
 // such a value is valid only while the batch is retained. Column.OwnedValue
 // and OwnedRow return values that share nothing with the batch; use them,
 // or value.Value.Clone, for what is kept after the batch is released.
-// Builders copy the values they are given into their own buffers.
+// RowBuilder copies the values it is given into the batch's buffers at
+// Build (not at Append), so their source must be retained until then.
 package columnar
