@@ -9,14 +9,17 @@ import (
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
-// accumulator folds one aggregate over the rows of a group.
+// accumulator folds one aggregate over the rows of a group. The value given
+// to add may be read in place from the batch being folded: an accumulator
+// that keeps it must own it before that batch is released (see lentValues).
 type accumulator interface {
 	add(v value.Value) error
 	result() (value.Value, error)
 }
 
 // newAccumulator starts an aggregate; name is its SQL text, for errors.
-func newAccumulator(a expr.Aggregate, name string) accumulator {
+// MIN and MAX list themselves in lent when they keep a value read in place.
+func newAccumulator(a expr.Aggregate, name string, lent *lentValues) accumulator {
 	var acc accumulator
 	switch a.Func {
 	case "count":
@@ -26,9 +29,9 @@ func newAccumulator(a expr.Aggregate, name string) accumulator {
 	case "avg":
 		acc = &sumAcc{name: name, avg: true}
 	case "min":
-		acc = &extremeAcc{}
+		acc = &extremeAcc{lent: lent}
 	case "max":
-		acc = &extremeAcc{max: true}
+		acc = &extremeAcc{max: true, lent: lent}
 	}
 	if a.Distinct {
 		acc = &distinctAcc{inner: acc, seen: map[string]struct{}{}}
@@ -158,25 +161,46 @@ func (s *sumAcc) result() (value.Value, error) {
 
 // extremeAcc keeps the MIN or MAX by ddbsql's total order (numbers
 // numerically, strings and binaries byte-wise; different types by type).
+// A new best is kept as given (perhaps read in place) and listed in lent;
+// the aggregation copies it when the batch is done (lentValues.own).
 type extremeAcc struct {
-	max  bool
-	have bool
-	best value.Value
+	max      bool
+	have     bool
+	borrowed bool // best is still read in place
+	best     value.Value
+	lent     *lentValues
 }
 
 func (e *extremeAcc) add(v value.Value) error {
 	if v.IsNull() {
 		return nil
 	}
-	if !e.have {
-		e.best, e.have = v, true
-		return nil
+	if e.have {
+		c := value.Order(v, e.best)
+		if (e.max && c <= 0) || (!e.max && c >= 0) {
+			return nil
+		}
 	}
-	c := value.Order(v, e.best)
-	if (e.max && c > 0) || (!e.max && c < 0) {
-		e.best = v
+	e.best, e.have = v, true
+	if !e.borrowed {
+		e.borrowed = true
+		e.lent.accs = append(e.lent.accs, e)
 	}
 	return nil
+}
+
+// lentValues lists the MIN/MAX accumulators whose best value may point
+// into the batch being folded. own copies those values before the batch is
+// released: a best replaced again within the batch is never copied, so a
+// MAX over ascending input copies once per group and batch, not per row.
+type lentValues struct{ accs []*extremeAcc }
+
+func (l *lentValues) own() {
+	for _, e := range l.accs {
+		e.best, e.borrowed = e.best.Clone(), false
+	}
+	clear(l.accs)
+	l.accs = l.accs[:0]
 }
 
 func (e *extremeAcc) result() (value.Value, error) {

@@ -12,7 +12,9 @@ import (
 	"github.com/ddbsql/ddbsql/planner"
 )
 
-// group is one GROUP BY bucket.
+// group is one GROUP BY bucket. It outlives the batches its rows came
+// from, so its keys are owned copies, and so is what an accumulator keeps
+// of a value once the batch it came from is folded (MIN/MAX).
 type group struct {
 	keys []value.Value
 	accs []accumulator
@@ -31,6 +33,7 @@ type aggregateOp struct {
 	pos    int
 	row    batchRow
 	buf    []byte
+	lent   lentValues // MIN/MAX values read in place from the batch being folded
 	// fast is the column-wise plan, computed on the first batch.
 	fast      *fastPlan
 	rowGroups []*group
@@ -60,7 +63,7 @@ func (op *aggregateOp) newGroup(keys []value.Value) *group {
 		}
 	}
 	for i, a := range op.node.Aggs {
-		g.accs[i] = newAccumulator(a, op.aggNames[i])
+		g.accs[i] = newAccumulator(a, op.aggNames[i], &op.lent)
 	}
 	return g
 }
@@ -76,6 +79,7 @@ func (op *aggregateOp) consume(ctx context.Context) error {
 			return err
 		}
 		err = op.fold(in)
+		op.lent.own() // before the values' batch goes
 		in.Release()
 		if err != nil {
 			return err
@@ -112,7 +116,8 @@ func (op *aggregateOp) fold(in arrow.RecordBatch) error {
 		}
 		grp := op.groups.find(op.buf)
 		if grp == nil {
-			grp = op.newGroup(append([]value.Value(nil), keys...))
+			// The keys were read in place; the group outlives the batch.
+			grp = op.newGroup(cloneValues(keys))
 			op.groups.insert(op.buf, grp)
 			op.order = append(op.order, grp)
 		}

@@ -143,7 +143,7 @@ func (op *aggregateOp) foldFast(in arrow.RecordBatch) error {
 			keys := make([]value.Value, len(keyCols))
 			for k := range keyCols {
 				if keyPresent[k] {
-					keys[k] = keyCols[k].Value(i)
+					keys[k] = keyCols[k].OwnedValue(i)
 				}
 			}
 			grp = op.newGroup(keys)

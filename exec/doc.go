@@ -17,6 +17,20 @@
 //     batches equal what the item path builds.
 //   - A batch returned by Next belongs to the caller, who must Release it.
 //     Close is idempotent and safe before the first Next.
+//   - A value read from a batch (columnar.Column.Value, batchRow, and eval
+//     results over them) may point into the batch's buffers: it is valid
+//     only while the batch is retained. Whatever outlives the batch is
+//     either copied (value.Value.Clone, columnar.Column.OwnedValue) or the
+//     batch is retained until those values are dropped, then released:
+//     a full sort retains its inputs until each one's last row is emitted,
+//     and a top-N copies only the rows that enter its heap; a hash join
+//     retains the build batches its table points into until the probe side
+//     ends or it closes; aggregation copies group keys when a group is made
+//     and a MIN/MAX value when it becomes the best so far. Hash and DISTINCT
+//     keys are encoded copies; lookup joins, fetches and IN-list merges keep
+//     only items decoded from responses, and are done with a batch's values
+//     before they release it. Tests allocate with exec/memtest, which
+//     overwrites freed buffers, so a use after release fails.
 //   - A statement either returns every matching row or fails with an error;
 //     it never returns a shorter result silently.
 //   - Errors are *Error with a stable Code.

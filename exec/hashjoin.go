@@ -14,16 +14,22 @@ import (
 
 // hashJoinOp reads the build side into a hash table keyed by the build keys,
 // then streams the probe side through it. NULL keys never match.
+//
+// The table's items are read in place from the build batches (their text
+// points into the batches' buffers), so the join retains every build batch
+// that holds a table entry until the probe side ends or the join closes:
+// the table needs the whole build side anyway, and no value is copied.
 type hashJoinOp struct {
-	env     *Env
-	node    *planner.HashJoin
-	probe   Operator
-	build   Operator
-	source  int // FROM item of the build side
-	table   map[string][]value.Value
-	built   bool
-	emitter joinEmitter
-	out     []arrow.RecordBatch
+	env      *Env
+	node     *planner.HashJoin
+	probe    Operator
+	build    Operator
+	source   int // FROM item of the build side
+	table    map[string][]value.Value
+	retained []arrow.RecordBatch // the build batches table's items point into
+	built    bool
+	emitter  joinEmitter
+	out      []arrow.RecordBatch
 }
 
 func newHashJoinOp(env *Env, n *planner.HashJoin, probe, build Operator) *hashJoinOp {
@@ -70,12 +76,13 @@ func (op *hashJoinOp) buildTable(ctx context.Context) error {
 			return err
 		}
 		row := newBatchRow(rec)
+		kept := false
 		for i := 0; i < int(rec.NumRows()); i++ {
 			row.i = i
 			var ok bool
 			buf, ok, err = hashKey(op.node.BuildKeys, row, buf)
 			if err != nil {
-				rec.Release()
+				op.keep(rec, kept)
 				return err
 			}
 			if !ok {
@@ -83,11 +90,31 @@ func (op *hashJoinOp) buildTable(ctx context.Context) error {
 			}
 			item, _ := row.Item(op.source)
 			op.table[string(buf)] = append(op.table[string(buf)], item)
+			kept = true
 		}
-		rec.Release()
+		op.keep(rec, kept)
 	}
 	op.built = true
 	return nil
+}
+
+// keep retains a build batch whose rows entered the table and releases
+// one that added nothing.
+func (op *hashJoinOp) keep(rec arrow.RecordBatch, inTable bool) {
+	if inTable {
+		op.retained = append(op.retained, rec)
+	} else {
+		rec.Release()
+	}
+}
+
+// dropTable forgets the build side and releases its batches.
+func (op *hashJoinOp) dropTable() {
+	op.table = nil
+	for _, b := range op.retained {
+		b.Release()
+	}
+	op.retained = nil
 }
 
 func (op *hashJoinOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -99,6 +126,9 @@ func (op *hashJoinOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	var buf []byte
 	for len(op.out) == 0 {
 		rec, err := op.probe.Next(ctx)
+		if err == io.EOF {
+			op.dropTable()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -133,6 +163,7 @@ func (op *hashJoinOp) Close() error {
 		b.Release()
 	}
 	op.out = nil
+	op.dropTable()
 	err := op.probe.Close()
 	if berr := op.build.Close(); err == nil {
 		err = berr

@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
+	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
@@ -41,13 +41,12 @@ func otRand(t testing.TB) *rand.Rand {
 }
 
 // otEnv returns an environment whose allocator must be empty when the test
-// ends: every batch an operator returned was released and every operator
-// freed what it held.
+// ends (every batch an operator returned was released and every operator
+// freed what it held) and that overwrites every buffer it frees, so an
+// operator that keeps a value read from a released batch returns garbage.
 func otEnv(t *testing.T) *Env {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	t.Cleanup(func() { mem.AssertSize(t, 0) })
-	return &Env{Mem: mem, Stats: NewStats()}
+	return &Env{Mem: memtest.Allocator(t), Stats: NewStats()}
 }
 
 var otErrInput = errors.New("scripted input failure")
@@ -221,7 +220,8 @@ func otBatchRows(b arrow.RecordBatch) []otRow {
 	}
 	out := make([]otRow, b.NumRows())
 	for i := range out {
-		out[i] = otRow{names: names, vals: columnar.Row(b, i)}
+		// Owned: the rows are compared after the batch is released.
+		out[i] = otRow{names: names, vals: columnar.OwnedRow(b, i)}
 	}
 	return out
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
+	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -38,7 +39,7 @@ func TestReadAhead(t *testing.T) {
 	}
 	for _, ahead := range []bool{false, true} {
 		queries.Store(0)
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 		env := &Env{Client: db, Mem: mem, Stats: NewStats()}
 		op := newReadOp(env, &planner.Access{Op: planner.OpQuery, Table: "app", Queries: []*dynamodb.QueryInput{query},
 			KeyAttrs: []string{"PK", "SK"}, ReadAhead: ahead})
@@ -46,6 +47,7 @@ func TestReadAhead(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		rows := b.NumRows()
 		b.Release()
 		deadline := time.Now().Add(5 * time.Second)
 		for ahead && queries.Load() < 2 && time.Now().Before(deadline) {
@@ -58,7 +60,6 @@ func TestReadAhead(t *testing.T) {
 		case !ahead && got != 1:
 			t.Errorf("without read-ahead, %d requests were sent for one page", got)
 		}
-		rows := b.NumRows()
 		for {
 			b, err := op.Next(context.Background())
 			if err == io.EOF {

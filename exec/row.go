@@ -93,11 +93,11 @@ func (r *batchRow) Ref(i int) value.Value {
 	return r.cols[i].Value(r.i)
 }
 
-// values reads the whole row.
-func (r *batchRow) values() []value.Value {
+// ownedValues reads the whole row as values that outlive the batch.
+func (r *batchRow) ownedValues() []value.Value {
 	out := make([]value.Value, len(r.cols))
 	for c, col := range r.cols {
-		out[c] = col.Value(r.i)
+		out[c] = col.OwnedValue(r.i)
 	}
 	return out
 }

@@ -17,26 +17,67 @@ import (
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
-// sortedRow is one materialised row with its sort keys.
+// sortedRow is one row to order, with its sort keys. While in is set it is
+// row `row` of that input and its keys are read in place from it: in a
+// full sort for good (the input is retained), in a top-N only until the
+// batch is done, when the rows still in the heap take owned copies of
+// their values and keys and in is cleared (see sortOp).
 type sortedRow struct {
-	names []string // shared by all rows of one input batch
-	vals  []value.Value
-	keys  []value.Value
-	seq   int64 // arrival order: ties keep it, so sorting is stable
+	in       *sortInput
+	row      int
+	vals     []value.Value // top-N, once owned: the row's values,
+	valNames []string      // named by these
+	keys     []value.Value
+	seq      int64 // arrival order: ties keep it, so sorting is stable
+	evicted  bool  // top-N: pushed out of the heap
 }
 
-// sortOp orders rows on the client. With topN > 0 it keeps only the best
-// topN rows in a heap instead of holding everything.
+func (r *sortedRow) names() []string {
+	if r.in != nil {
+		return r.in.names
+	}
+	return r.valNames
+}
+
+// sortInput is an input batch whose rows are read in place. A full sort
+// retains it (rec): the values and keys of its rows point into its
+// buffers, so it is released only once its last row has been emitted (or
+// the sort is closed). A top-N reads the batch being offered (no rec).
+type sortInput struct {
+	rec    arrow.RecordBatch
+	names  []string
+	cols   []columnar.Column
+	unsent int // rows not emitted yet
+}
+
+func (in *sortInput) release() {
+	if in.rec != nil {
+		in.rec.Release()
+		in.rec, in.cols = nil, nil
+	}
+}
+
+// sortOp orders rows on the client. A full sort keeps every input batch
+// (every row is needed until the end anyway, and rows read in place cost
+// no copies); with topN > 0 it keeps only the best topN rows in a heap and
+// copies, when a batch is done, the rows of it that are still there, so
+// that each batch can go at once and a row that enters and leaves the heap
+// within its batch is never copied.
 type sortOp struct {
 	env    *Env
 	keys   []planner.SortKey
 	topN   int64
 	input  Operator
 	rows   []*sortedRow
+	inputs []*sortInput // retained by a full sort, in arrival order
 	sorted bool
 	pos    int
 	seq    int64
 	row    batchRow
+	names  []string // the last input's column names, shared while unchanged
+	cand   sortedRow
+	fresh  []*sortedRow // top-N: rows that entered the heap from this batch
+	spare  *sortedRow   // top-N: an evicted row to reuse
 }
 
 func (op *sortOp) less(a, b *sortedRow) bool {
@@ -64,10 +105,8 @@ func (op *sortOp) consume(ctx context.Context) error {
 			return err
 		}
 		if err := op.add(in, h); err != nil {
-			in.Release()
 			return err
 		}
-		in.Release()
 	}
 	if op.topN > 0 {
 		op.rows = h.rows
@@ -77,46 +116,141 @@ func (op *sortOp) consume(ctx context.Context) error {
 	return nil
 }
 
+// add takes in's rows and takes over in: a full sort retains it, a top-N
+// releases it.
 func (op *sortOp) add(in arrow.RecordBatch, h *rowHeap) error {
 	op.row.reset(in)
-	names := append([]string(nil), op.row.names...)
+	if !sameNames(op.names, op.row.names) {
+		op.names = append([]string(nil), op.row.names...)
+	}
+	if op.topN > 0 {
+		err := op.addTop(in, h)
+		op.ownTop() // before the batch goes
+		in.Release()
+		return err
+	}
+	n := int(in.NumRows())
+	if n == 0 {
+		in.Release()
+		return nil
+	}
+	src := &sortInput{rec: in, names: op.names, cols: append([]columnar.Column(nil), op.row.cols...), unsent: n}
+	op.inputs = append(op.inputs, src)
+	// One allocation for the batch's rows and one for their keys.
+	rows := make([]sortedRow, n)
+	nk := len(op.keys)
+	keys := make([]value.Value, n*nk)
+	for i := range rows {
+		op.row.i = i
+		r := &rows[i]
+		r.in, r.row, r.keys, r.seq = src, i, keys[i*nk:(i+1)*nk:(i+1)*nk], op.seq
+		op.seq++
+		if err := op.evalKeys(r.keys); err != nil {
+			return err
+		}
+		op.rows = append(op.rows, r)
+	}
+	return nil
+}
+
+// addTop offers in's rows to the top-N heap, with keys and values read in
+// place; ownTop copies the entries that remain.
+func (op *sortOp) addTop(in arrow.RecordBatch, h *rowHeap) error {
 	first, firstOK := op.firstKeyColumn()
+	cur := &sortInput{names: op.names, cols: op.row.cols}
+	cand := &op.cand
+	if cand.keys == nil {
+		cand.keys = make([]value.Value, len(op.keys))
+	}
 	for i := 0; i < int(in.NumRows()); i++ {
 		op.row.i = i
 		seq := op.seq
 		op.seq++
+		full := int64(len(h.rows)) >= op.topN
 		// Top-N over many rows: most rows lose to the worst kept row on the
 		// first key alone; decide that without building the row.
-		if op.topN > 0 && int64(len(h.rows)) >= op.topN && firstOK && op.losesOnFirstKey(first, i, h.rows[0]) {
+		if full && firstOK && op.losesOnFirstKey(first, i, h.rows[0]) {
 			continue
 		}
-		r := &sortedRow{names: names, vals: op.row.values(), keys: make([]value.Value, len(op.keys)), seq: seq}
-		for k, key := range op.keys {
-			v, err := eval.Eval(key.Expr, &op.row)
-			if err != nil {
-				return evalError(err)
-			}
-			if v.IsNull() {
-				// All SQL NULLs are peers (as in GROUP BY and DISTINCT):
-				// a DynamoDB NULL must not sort after a missing attribute,
-				// or the next sort key would not decide between them.
-				v = value.MissingValue()
-			}
-			r.keys[k] = v
+		cand.seq = seq
+		if err := op.evalKeys(cand.keys); err != nil {
+			return err
 		}
-		if op.topN <= 0 {
-			op.rows = append(op.rows, r)
+		if full && !op.less(cand, h.rows[0]) {
 			continue
 		}
 		// Max-heap of the best topN: the root is the worst kept row.
-		if int64(len(h.rows)) < op.topN {
-			heap.Push(h, r)
-		} else if op.less(r, h.rows[0]) {
-			h.rows[0] = r
-			heap.Fix(h, 0)
+		r := op.spare
+		if r == nil {
+			r = &sortedRow{keys: make([]value.Value, len(op.keys))}
 		}
+		op.spare = nil
+		r.in, r.row, r.seq, r.evicted = cur, i, seq, false
+		copy(r.keys, cand.keys)
+		op.fresh = append(op.fresh, r)
+		if !full {
+			heap.Push(h, r)
+			continue
+		}
+		old := h.rows[0]
+		old.evicted = true
+		op.spare = old
+		h.rows[0] = r
+		heap.Fix(h, 0)
 	}
 	return nil
+}
+
+// ownTop gives the rows that entered the heap from the current batch, and
+// are still in it, owned copies of their values and keys.
+func (op *sortOp) ownTop() {
+	for _, r := range op.fresh {
+		if r.evicted || r.in == nil {
+			continue // gone, or already owned (it entered twice)
+		}
+		cols := r.in.cols
+		if cap(r.vals) >= len(cols) {
+			r.vals = r.vals[:len(cols)]
+		} else {
+			r.vals = make([]value.Value, len(cols))
+		}
+		for c, col := range cols {
+			r.vals[c] = col.OwnedValue(r.row)
+		}
+		for k, v := range r.keys {
+			r.keys[k] = v.Clone()
+		}
+		r.valNames, r.in = r.in.names, nil
+	}
+	clear(op.fresh)
+	op.fresh = op.fresh[:0]
+}
+
+// evalKeys evaluates the sort keys of the current row into keys.
+func (op *sortOp) evalKeys(keys []value.Value) error {
+	for k, key := range op.keys {
+		v, err := eval.Eval(key.Expr, &op.row)
+		if err != nil {
+			return evalError(err)
+		}
+		if v.IsNull() {
+			// All SQL NULLs are peers (as in GROUP BY and DISTINCT):
+			// a DynamoDB NULL must not sort after a missing attribute,
+			// or the next sort key would not decide between them.
+			v = value.MissingValue()
+		}
+		keys[k] = v
+	}
+	return nil
+}
+
+// cloneValues returns owned copies of vals.
+func cloneValues(vals []value.Value) []value.Value {
+	out := make([]value.Value, len(vals))
+	for i, v := range vals {
+		out[i] = v.Clone()
+	}
+	return out
 }
 
 func (op *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -126,22 +260,53 @@ func (op *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 	}
 	if op.pos >= len(op.rows) {
+		op.releaseInputs()
 		return nil, io.EOF
 	}
 	// Emit consecutive rows that share a column layout as one batch.
-	first := op.rows[op.pos]
-	b := columnar.NewRowBuilder(op.env.Mem, first.names)
+	names := op.rows[op.pos].names()
+	b := columnar.NewRowBuilder(op.env.Mem, names)
 	limit := op.env.batchRows()
-	for op.pos < len(op.rows) && b.Len() < limit && sameNames(op.rows[op.pos].names, first.names) {
-		b.Append(op.rows[op.pos].vals)
+	var vals []value.Value
+	var spent []*sortInput // inputs whose last row is in this batch
+	for op.pos < len(op.rows) && b.Len() < limit && sameNames(op.rows[op.pos].names(), names) {
+		r := op.rows[op.pos]
 		op.rows[op.pos] = nil
 		op.pos++
+		if r.in == nil {
+			b.Append(r.vals)
+			continue
+		}
+		if vals == nil {
+			vals = make([]value.Value, len(names))
+		}
+		for c, col := range r.in.cols {
+			vals[c] = col.Value(r.row)
+		}
+		b.Append(vals)
+		if r.in.unsent--; r.in.unsent == 0 {
+			spent = append(spent, r.in)
+		}
 	}
-	return b.Build(), nil
+	// The builder holds values read in place until Build copies them.
+	out := b.Build()
+	for _, in := range spent {
+		in.release()
+	}
+	return out, nil
+}
+
+// releaseInputs releases every batch the sort still retains.
+func (op *sortOp) releaseInputs() {
+	for _, in := range op.inputs {
+		in.release()
+	}
+	op.inputs = nil
 }
 
 func (op *sortOp) Close() error {
 	op.rows = nil
+	op.releaseInputs()
 	return op.input.Close()
 }
 

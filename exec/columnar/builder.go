@@ -22,7 +22,9 @@ func NewRowBuilder(mem memory.Allocator, names []string) *RowBuilder {
 	return &RowBuilder{mem: mem, names: names, cols: make([][]value.Value, len(names))}
 }
 
-// Append adds one row; len(row) must equal the number of columns.
+// Append adds one row; len(row) must equal the number of columns. The
+// values are kept as given until Build copies them into the batch, so
+// values read in place from another batch need it retained until then.
 func (b *RowBuilder) Append(row []value.Value) {
 	for i := range b.cols {
 		b.cols[i] = append(b.cols[i], row[i])

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/value"
 )
 
@@ -200,11 +201,9 @@ func expectedEncoding(vals []value.Value) Encoding {
 	return EncValue
 }
 
-func checkedAlloc(t *testing.T) *memory.CheckedAllocator {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	t.Cleanup(func() { mem.AssertSize(t, 0) })
-	return mem
-}
+// checkedAlloc is the poisoning, checked allocator of package memtest: a
+// value read after its batch was released reads overwritten bytes.
+func checkedAlloc(t *testing.T) *memory.CheckedAllocator { return memtest.Allocator(t) }
 
 func TestBuildRoundTrip(t *testing.T) {
 	mem := checkedAlloc(t)
@@ -263,6 +262,7 @@ func TestBuildRoundTrip(t *testing.T) {
 				}
 			}
 		}
+		owned := make([][]value.Value, nrows)
 		for r := 0; r < nrows; r++ {
 			row := Row(rec, r)
 			for c := range row {
@@ -270,6 +270,7 @@ func TestBuildRoundTrip(t *testing.T) {
 					t.Fatalf("Row(%d)[%d] = %s, want %s", r, c, show(row[c]), show(cols[c][r]))
 				}
 			}
+			owned[r] = OwnedRow(rec, r)
 		}
 		// A slice reads the same cells at shifted positions.
 		if nrows > 2 {
@@ -286,6 +287,51 @@ func TestBuildRoundTrip(t *testing.T) {
 			sl.Release()
 		}
 		rec.Release()
+		// Owned rows do not change when the batch's buffers are poisoned.
+		for r := range owned {
+			for c := range owned[r] {
+				if !same(owned[r][c], cols[c][r]) {
+					t.Fatalf("OwnedRow(%d)[%d] after Release = %s, want %s", r, c, show(owned[r][c]), show(cols[c][r]))
+				}
+			}
+		}
+	}
+}
+
+// Value reads text in place, OwnedValue copies it: after Release the first
+// reads the poisoned buffer, the second still holds the value, for every
+// encoding.
+func TestOwnedValueOutlivesTheBatch(t *testing.T) {
+	mem := checkedAlloc(t)
+	want := []value.Value{
+		value.Str("a string"), mustNum("12.5"), mustNum("-7"), value.BoolOf(true),
+		value.Bin([]byte("bytes")), value.ListOf([]value.Value{value.Str("in a list")}),
+	}
+	names := make([]string, len(want))
+	for i := range names {
+		names[i] = fmt.Sprintf("c%d", i)
+	}
+	b := NewRowBuilder(mem, names)
+	b.Append(want)
+	b.Append(make([]value.Value, len(want))) // missing everywhere
+	rec := b.Build()
+	inPlace, owned := Row(rec, 0), OwnedRow(rec, 0)
+	missing := ColumnOf(rec, 0).OwnedValue(1)
+	rec.Release()
+	for c := range want {
+		if !same(owned[c], want[c]) {
+			t.Errorf("column %d: owned value after Release is %s, want %s", c, show(owned[c]), show(want[c]))
+		}
+	}
+	if missing.Kind() != value.Missing {
+		t.Errorf("OwnedValue of a missing cell is %s", show(missing))
+	}
+	// The in-place text of S and N-as-text shared the released buffers: if
+	// it still read right, the poisoning allocator would prove nothing.
+	for _, c := range []int{0, 1} {
+		if same(inPlace[c], want[c]) {
+			t.Errorf("column %d: the value read in place survived Release (%s); is the allocator poisoning?", c, show(inPlace[c]))
+		}
 	}
 }
 

@@ -14,4 +14,12 @@
 // An Arrow null is always a missing attribute. Invariants: ValueAt(Build(x))
 // returns exactly x for every cell; a column whose items disagree on type is
 // never coerced, it falls back to the encoded form.
+//
+// Ownership. Column.Value and Row read in place: the text of an S, and of an
+// N stored as text, is a view of the batch's buffer (no copy per cell), so
+// such a value is valid only while the batch is retained. Column.OwnedValue
+// and OwnedRow return values that share nothing with the batch; use them,
+// or value.Value.Clone, for what is kept after the batch is released.
+// RowBuilder copies the values it is given into the batch's buffers at
+// Build (not at Append), so their source must be retained until then.
 package columnar

@@ -50,7 +50,10 @@ func (c Column) Array() arrow.Array { return c.arr }
 // IsMissing reports whether row i has no value.
 func (c Column) IsMissing(i int) bool { return c.arr.IsNull(i) }
 
-// Value returns row i as a DynamoDB value.
+// Value returns row i as a DynamoDB value, read in place: the text of an S
+// or an N stored as text shares the batch's buffers, so the value is valid
+// only while the batch is retained. Use it for what is done with the row
+// before the batch is released; OwnedValue gives a value to keep.
 func (c Column) Value(i int) value.Value {
 	if c.arr.IsNull(i) {
 		return value.MissingValue()
@@ -77,11 +80,32 @@ func (c Column) Value(i int) value.Value {
 	return value.MissingValue()
 }
 
-// Row reads every column of row i.
+// OwnedValue returns row i as a value that shares no memory with the
+// batch: it stays valid after the batch is released. Only text read in
+// place is copied (the other encodings build their values anew).
+func (c Column) OwnedValue(i int) value.Value {
+	v := c.Value(i)
+	if c.enc == EncString || c.enc == EncNumberText {
+		return v.Clone()
+	}
+	return v
+}
+
+// Row reads every column of row i in place (see Column.Value): the values
+// are valid only while rec is retained.
 func Row(rec arrow.RecordBatch, i int) []value.Value {
 	row := make([]value.Value, rec.NumCols())
 	for c := range row {
 		row[c] = ColumnOf(rec, c).Value(i)
+	}
+	return row
+}
+
+// OwnedRow reads every column of row i as values that outlive rec.
+func OwnedRow(rec arrow.RecordBatch, i int) []value.Value {
+	row := make([]value.Value, rec.NumCols())
+	for c := range row {
+		row[c] = ColumnOf(rec, c).OwnedValue(i)
 	}
 	return row
 }

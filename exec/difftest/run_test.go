@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
+	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
 )
 
@@ -28,6 +29,9 @@ func newDDB(t testing.TB) *ddbRunner {
 	t.Helper()
 	r := &ddbRunner{}
 	r.s = session.New(dynalitetest.Client(t), &r.out, &r.err)
+	// Every statement's memory is checked and freed buffers are poisoned:
+	// a value kept past its batch changes the result or fails the test.
+	r.s.Mem = memtest.Allocator(t)
 	r.s.Format = "ndjson"
 	return r
 }

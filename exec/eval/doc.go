@@ -11,6 +11,10 @@
 //
 //   - Evaluation is pure and row-local: no state survives a call, so one
 //     expression can be evaluated concurrently over different rows.
+//   - A result may share memory with the row's values: an argument passed
+//     through (coalesce, if, a column), a substring of a string. Over a row
+//     read in place from an Arrow batch it is valid only while the batch is
+//     retained; a caller that keeps it clones it (value.Value.Clone).
 //   - Numbers stay exact. + - * % DIV and unary minus never round; a result
 //     that DynamoDB could not store (more than 38 significant digits, or a
 //     magnitude outside 1E-130 … 9.99…E+125) is an "overflow" error naming

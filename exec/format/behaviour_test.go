@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
+	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/value"
 )
 
@@ -280,7 +281,7 @@ func TestBadBatchesAreErrorsNotPanics(t *testing.T) {
 	for _, mk := range []func(memory.Allocator) arrow.RecordBatch{corruptBatch, floatBatch} {
 		for _, v := range allVariants {
 			for _, h := range []Header{{Columns: []string{"doc"}}, {Dynamic: true}} {
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 				w, _ := New(v.format, io.Discard, v.opt)
 				if err := w.Begin(h); err != nil {
 					t.Fatal(err)
@@ -314,7 +315,7 @@ func TestColumnCountMismatch(t *testing.T) {
 }
 
 func TestLifecycle(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 	defer mem.AssertSize(t, 0)
 	rb := columnar.NewRowBuilder(mem, []string{"a"})
 	rb.Append([]value.Value{str("x")})
@@ -366,7 +367,7 @@ func TestNewAndNames(t *testing.T) {
 
 // TestStreaming: the streaming formats put rows out at each WriteBatch.
 func TestStreaming(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 	defer mem.AssertSize(t, 0)
 	for f, want := range map[string]string{
 		"json":   "[\n{\"a\":\"x\"}",
@@ -416,7 +417,7 @@ func TestBuffersOwnTheirData(t *testing.T) {
 }
 
 func renderReleasingAtEnd(t *testing.T, format string, opt Options, h Header, batches []batch) string {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 	defer mem.AssertSize(t, 0)
 	var out bytes.Buffer
 	w, _ := New(format, &out, opt)

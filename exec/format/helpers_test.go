@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
+	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/value"
 )
 
@@ -22,24 +23,14 @@ type batch struct {
 	rows  [][]value.Value
 }
 
-// scribbler overwrites every buffer the moment Arrow frees it, so a writer
-// that kept a zero-copy string from a released batch prints garbage and the
-// golden test fails.
-type scribbler struct{ memory.Allocator }
-
-func (s scribbler) Free(b []byte) {
-	for i := range b {
-		b[i] = 0xAA
-	}
-	s.Allocator.Free(b)
-}
-
 // render runs one writer over the batches the way exec does: Begin, then
 // each batch built, written and released at once, then End. It returns the
 // output and the first error, and checks that no Arrow memory is left.
 func render(t *testing.T, format string, opt Options, h Header, batches ...batch) (string, error) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(scribbler{memory.NewGoAllocator()})
+	// Freed buffers are overwritten: a writer that kept a string read in
+	// place from a released batch prints garbage and the golden test fails.
+	mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 	defer mem.AssertSize(t, 0)
 	var out bytes.Buffer
 	w, err := New(format, &out, opt)

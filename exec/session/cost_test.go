@@ -19,6 +19,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
+	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/planner"
 )
@@ -342,6 +343,7 @@ func testRateLimit(t *testing.T, client dynamo.Client, app string) {
 	sp := spy(client)
 	var out, errOut strings.Builder
 	s := session.New(sp, &out, &errOut)
+	s.Mem = memtest.Allocator(t)
 	s.Format = "csv"
 	s.RateLimit = rate
 	sql := fmt.Sprintf("SELECT SK FROM `%s` WHERE PK = 'WS#big'", app)

@@ -25,6 +25,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
+	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/exec/value"
 )
@@ -160,6 +161,7 @@ func run(t testing.TB, client dynamo.Client, setup func(*session.Session), sql s
 	t.Helper()
 	var out, errOut bytes.Buffer
 	s := session.New(client, &out, &errOut)
+	s.Mem = memtest.Allocator(t)
 	s.Format = "csv"
 	s.Stats = session.StatsJSON
 	if setup != nil {

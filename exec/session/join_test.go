@@ -15,6 +15,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
+	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/exec/value"
 )
@@ -113,6 +114,7 @@ func TestLookupJoinRequests(t *testing.T) {
 		cc := spy(hb)
 		var out, errOut bytes.Buffer
 		s := session.New(cc, &out, &errOut)
+		s.Mem = memtest.Allocator(t)
 		s.Format = "csv"
 		if err := s.RunScript(ctx, sql); err != nil {
 			t.Fatalf("%v\n%s", err, errOut.String())

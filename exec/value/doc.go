@@ -4,6 +4,10 @@
 //
 // Invariants:
 //   - A Value is immutable once built; copies share backing slices safely.
+//     A Value may share memory it does not own: one read in place from an
+//     Arrow batch (columnar.Column.Value) points into the batch's buffers
+//     and is valid only while the batch is retained. Clone returns a deep
+//     copy that owns all its memory.
 //   - Numbers (N, NS members) are kept as their exact decimal text, never as
 //     float64; arithmetic and comparison go through exact decimals (apd) with
 //     DynamoDB's limits (38 significant digits, exponent -130..+125).

@@ -2,6 +2,7 @@ package value
 
 import (
 	"sort"
+	"strings"
 )
 
 // Kind is the DynamoDB type of a value, plus Missing for an absent attribute.
@@ -98,6 +99,32 @@ func MapOf(attrs map[string]Value) Value {
 
 // SetOf builds an SS, NS or BS value from members of the matching scalar kind.
 func SetOf(kind Kind, members []Value) Value { return Value{kind: kind, elems: members} }
+
+// Clone returns a copy of v that shares no memory with it: text is copied,
+// and so are the elements and members of documents and sets. A value read
+// in place from an Arrow batch (columnar.Column.Value) points into the
+// batch's buffers; Clone is how to keep it after the batch is released.
+func (v Value) Clone() Value {
+	switch v.kind {
+	case String, Number, Binary:
+		v.text = strings.Clone(v.text)
+	case List, StringSet, NumberSet, BinarySet:
+		if v.elems != nil {
+			elems := make([]Value, len(v.elems))
+			for i, e := range v.elems {
+				elems[i] = e.Clone()
+			}
+			v.elems = elems
+		}
+	case Map:
+		attrs := make(map[string]Value, len(v.attrs))
+		for k, e := range v.attrs {
+			attrs[strings.Clone(k)] = e.Clone()
+		}
+		v.attrs = attrs
+	}
+	return v
+}
 
 // Accessors.
 

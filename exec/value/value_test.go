@@ -1,6 +1,10 @@
 package value
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+	"unsafe"
+)
 
 func TestConstructorsAndAccessors(t *testing.T) {
 	if v := MissingValue(); v.Kind() != Missing || !v.IsNull() {
@@ -64,6 +68,40 @@ func TestConstructorsAndAccessors(t *testing.T) {
 	for k, want := range names {
 		if k.String() != want {
 			t.Errorf("Kind %d = %s, want %s", k, k, want)
+		}
+	}
+}
+
+// Clone copies every byte a value points to, however deep: a value built
+// over a buffer that is then overwritten (as an Arrow batch's is when it is
+// released) keeps its clone intact.
+func TestCloneSharesNoMemory(t *testing.T) {
+	buf := []byte("abc12xyzk")
+	view := func(from, to int) string { return unsafe.String(&buf[from], to-from) }
+	s, n, b := Str(view(0, 3)), NumTrusted(view(3, 5)), Value{kind: Binary, text: view(5, 8)}
+	orig := MapOf(map[string]Value{
+		view(8, 9): s, // a member name in the buffer too
+		"l":        ListOf([]Value{s, n, ListOf([]Value{b})}),
+		"ss":       SetOf(StringSet, []Value{s}),
+		"n":        n,
+		"b":        b,
+		"t":        BoolOf(true),
+		"z":        NullValue(),
+	})
+	want := string(AppendBinary(nil, orig))
+	clone := orig.Clone()
+	for i := range buf {
+		buf[i] = 0xA5
+	}
+	if string(AppendBinary(nil, orig)) == want {
+		t.Fatal("overwriting the buffer did not change the original; the test shows nothing")
+	}
+	if got := string(AppendBinary(nil, clone)); got != want {
+		t.Errorf("the clone changed with the buffer it was cloned from:\n got %q\nwant %q", got, want)
+	}
+	for _, v := range []Value{MissingValue(), NullValue(), BoolOf(false), ListOf(nil), SetOf(NumberSet, nil)} {
+		if c := v.Clone(); !bytes.Equal(AppendBinary(nil, c), AppendBinary(nil, v)) || c.Kind() != v.Kind() {
+			t.Errorf("Clone(%s) = %s", v.Kind(), c.Kind())
 		}
 	}
 }

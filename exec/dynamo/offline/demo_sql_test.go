@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/exec/dynamo/offline"
+	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
 )
 
@@ -52,6 +53,7 @@ func TestDocumentedDemoQueries(t *testing.T) {
 	for _, q := range queries {
 		var out, errOut bytes.Buffer
 		s := session.New(db, &out, &errOut)
+		s.Mem = memtest.Allocator(t)
 		s.Format = "csv"
 		s.Stats = session.StatsOff
 		if err := s.RunScript(context.Background(), q); err != nil {

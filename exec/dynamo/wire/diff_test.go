@@ -10,6 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/ddbsql/ddbsql/exec/memtest"
 )
 
 var testKeys = []string{"pk", "sk"}
@@ -43,7 +45,7 @@ func TestDifferentialGenerated(t *testing.T) {
 		// Odd seeds use a checked allocator (batches get copies it
 		// accounts for), even ones Go's (the decoder's buffers are handed
 		// to the batch).
-		checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		checked := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 		var mem memory.Allocator = checked
 		if seed%2 == 0 {
 			mem = memory.NewGoAllocator()
@@ -84,7 +86,7 @@ func TestDifferentialOdd(t *testing.T) {
 		g := newPageGen(uint64(1000 + seed))
 		g.odd = true
 		body := g.body(1 + g.r.IntN(60))
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 		client := cannedClient(200, body)
 		want, werr := viaExec(t, client, nil, mem, testKeys)
 		got, gerr := viaExec(t, client, New(client), mem, testKeys)
@@ -171,7 +173,7 @@ func TestEdgeBodies(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			body := []byte(tc.body)
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 			client := cannedClient(200, body)
 			want, werr := viaExec(t, client, nil, mem, testKeys)
 			got, gerr := viaExec(t, client, New(client), mem, testKeys)
@@ -215,7 +217,7 @@ func TestPageMetadata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 	rp, err := New(client).Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String("t")}, mem, testKeys)
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +243,7 @@ func TestPageMetadata(t *testing.T) {
 func TestErrorResponses(t *testing.T) {
 	body := []byte(`{"__type":"com.amazonaws.dynamodb.v20120810#ValidationException","message":"One or more parameter values were invalid"}`)
 	client := cannedClient(400, body)
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 	_, werr := viaExec(t, client, nil, mem, testKeys)
 	_, gerr := viaExec(t, client, New(client), mem, testKeys)
 	if werr == nil || errCode(werr) != "validation" || werr.Error() != gerr.Error() || errCode(gerr) != errCode(werr) {

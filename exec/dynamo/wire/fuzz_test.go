@@ -8,6 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/ddbsql/ddbsql/exec/memtest"
 )
 
 // FuzzDecodePage feeds arbitrary bodies to the decoder. It must never panic
@@ -35,7 +37,7 @@ func FuzzDecodePage(f *testing.F) {
 		f.Add(g.body(1 + g.r.IntN(6)))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 		defer mem.AssertSize(t, 0)
 		// The other shapes: no panic, no leak, a clear error.
 		for _, decode := range []func([]byte) (Page, error){

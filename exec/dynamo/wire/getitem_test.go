@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbsql/ddbsql/exec/memtest"
 )
 
 // TestGetItemAndBatchGetItem compares Reader.GetItem and
@@ -21,7 +23,7 @@ func TestGetItemAndBatchGetItem(t *testing.T) {
 		g.odd = seed%3 == 2
 		var item strings.Builder
 		g.item(&item, seed)
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 
 		// GetItem: the item, or none.
 		body := `{"Item":` + item.String() + `,"ConsumedCapacity":{"TableName":"t","CapacityUnits":0.5}}`

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/ddbsql/ddbsql/exec/memtest"
 )
 
 // tricklingReader hands out a body in small random pieces with pauses, as
@@ -58,7 +60,7 @@ func TestBodyDelivery(t *testing.T) {
 			"no length": func(b []byte) (io.Reader, int64) { return bytes.NewReader(b), -1 },
 		}
 		for name, wrap := range wraps {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 			want, werr := viaExec(t, cannedClient(200, body), nil, mem, testKeys)
 			client := bodyClient(200, body, wrap)
 			got, gerr := viaExec(t, client, New(client), mem, testKeys)
@@ -83,7 +85,7 @@ func TestBodyReadError(t *testing.T) {
 	wrap := func(b []byte) (io.Reader, int64) {
 		return &tricklingReader{b: b, r: rand.New(rand.NewPCG(1, 2)), err: broken}, int64(len(b))
 	}
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 	sdk := bodyClient(200, body, wrap)
 	_, werr := viaExec(t, sdk, nil, mem, testKeys)
 	fast := bodyClient(200, body, wrap)
