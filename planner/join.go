@@ -94,8 +94,11 @@ func (sp *selectPlanner) planJoin(req readRequest) (*readPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a := firstAccess(rp.node); a != nil {
-		a.Drives = jp.drivesNote(driving, a)
+	switch d := firstRead(rp.node).(type) {
+	case *Access:
+		d.Drives = jp.drivesNote(driving, "key condition "+sqlList(d.KeyConditions))
+	case *Union:
+		d.Drives = jp.drivesNote(driving, "a key condition in every branch of its OR")
 	}
 	node := withFilter(rp.node, rp.client)
 	joined := map[int]bool{driving: true}
@@ -308,14 +311,16 @@ func withFilter(n Node, preds []expr.Expr) Node {
 	return &Filter{Input: n, Pred: expr.And(preds)}
 }
 
-// firstAccess finds the read at the bottom of a read plan (under a Fetch).
-func firstAccess(n Node) *Access {
-	if a, ok := n.(*Access); ok {
-		return a
+// firstRead is the read a plan starts from: its first Access, or the Union
+// of keyed reads that stands for one.
+func firstRead(n Node) Node {
+	switch n.(type) {
+	case *Access, *Union:
+		return n
 	}
 	for _, in := range n.Inputs() {
-		if a := firstAccess(in); a != nil {
-			return a
+		if r := firstRead(in); r != nil {
+			return r
 		}
 	}
 	return nil

@@ -309,13 +309,13 @@ func (jp *joinPlanner) noDrivingError() error {
 		drivers[0], strings.Join(partitionKeys(t), ", "), optional[0], t.Name)
 }
 
-// drivesNote says, for EXPLAIN, why the join starts from item d and not
-// from a table written before it.
-func (jp *joinPlanner) drivesNote(d int, a *Access) string {
+// drivesNote says, for EXPLAIN, why the join starts from item d (keyed:
+// how it is read by key) and not from a table written before it.
+func (jp *joinPlanner) drivesNote(d int, keyed string) string {
 	why := "Scan (--allow-scan) of the smallest table that can drive: "
 	switch {
 	case jp.keyed[d]:
-		why = "key condition " + sqlList(a.KeyConditions)
+		why = keyed
 	case jp.anyKeyedDriver():
 		why += "no order that starts from a key condition reaches every table by key"
 	default:

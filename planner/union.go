@@ -24,6 +24,8 @@ type Union struct {
 	Qualify    bool
 	// KeyAttrs are the table's key attributes: every branch reads them.
 	KeyAttrs []string
+	// Drives, when the union starts a join, says why (for EXPLAIN).
+	Drives string
 }
 
 // Inputs implements Node.
@@ -35,6 +37,9 @@ func describeUnion(u *Union) (string, []string) {
 		"estimate (all branches): " + TotalEstimate(&Plan{Root: u}).String(),
 		"why: every branch of the WHERE's OR has a key condition of its own",
 		"branches are read one after another; a LIMIT that is met stops before the next",
+	}
+	if u.Drives != "" {
+		d = append(d, "drives the join: "+u.Drives)
 	}
 	for i, c := range u.Conditions {
 		d = append(d, fmt.Sprintf("branch %d: %s", i+1, c))
