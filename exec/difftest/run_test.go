@@ -23,6 +23,8 @@ import (
 type ddbRunner struct {
 	s        *session.Session
 	out, err bytes.Buffer
+	// keys are the last run's JSON keys, row by row.
+	keys [][]string
 }
 
 func newDDB(t testing.TB) *ddbRunner {
@@ -42,10 +44,13 @@ func (r *ddbRunner) run(ctx context.Context, sqlText string, allowScan bool) ([]
 	r.out.Reset()
 	r.err.Reset()
 	r.s.Options.AllowScan = allowScan
+	r.keys = nil
 	if err := r.s.RunScript(ctx, sqlText); err != nil {
 		return nil, fmt.Errorf("%w (stderr: %s)", err, strings.TrimSpace(r.err.String()))
 	}
-	return decodeNDJSON(r.out.Bytes())
+	rows, keys, err := decodeNDJSON(r.out.Bytes())
+	r.keys = keys
+	return rows, err
 }
 
 // explain returns ddbsql's EXPLAIN text for a statement ("" on error).
@@ -58,38 +63,52 @@ func (r *ddbRunner) explain(ctx context.Context, sqlText string, allowScan bool)
 	return r.out.String()
 }
 
-// decodeNDJSON reads one JSON object per line keeping the key order.
-func decodeNDJSON(b []byte) ([][]any, error) {
+// decodeNDJSON reads one JSON object per line keeping the key order; it
+// returns each row's values and keys.
+func decodeNDJSON(b []byte) ([][]any, [][]string, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var rows [][]any
+	var keys [][]string
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
-			return rows, nil
+			return rows, keys, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if d, ok := tok.(json.Delim); !ok || d != '{' {
-			return nil, fmt.Errorf("ndjson: want an object, got %v", tok)
+			return nil, nil, fmt.Errorf("ndjson: want an object, got %v", tok)
 		}
-		var vals []any
-		for dec.More() {
-			if _, err := dec.Token(); err != nil { // key
-				return nil, err
-			}
-			var v any
-			if err := dec.Decode(&v); err != nil {
-				return nil, err
-			}
-			vals = append(vals, v)
+		vals, ks, err := decodeObject(dec)
+		if err != nil {
+			return nil, nil, err
 		}
-		if _, err := dec.Token(); err != nil { // '}'
-			return nil, err
-		}
-		rows = append(rows, vals)
+		rows, keys = append(rows, vals), append(keys, ks)
 	}
+}
+
+// decodeObject reads the members of an object whose '{' has been read, and
+// its '}'.
+func decodeObject(dec *json.Decoder) ([]any, []string, error) {
+	var vals []any
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, err
+		}
+		keys, vals = append(keys, k.(string)), append(vals, v)
+	}
+	if _, err := dec.Token(); err != nil { // '}'
+		return nil, nil, err
+	}
+	return vals, keys, nil
 }
 
 // runLite executes a statement on SQLite.
@@ -325,7 +344,11 @@ func sortedRows(rows [][]norm) [][]norm {
 			return ka < kb
 		}
 		for k := range ra {
-			if ra[k].approx && rb[k].approx && ra[k].f != rb[k].f {
+			// Approximately equal values are peers: SQLite's float AVG of
+			// the same exact average differs in its last bits from group
+			// to group, which must not decide the order (the next
+			// approximate column does).
+			if ra[k].approx && rb[k].approx && !approxEqual(ra[k].f, rb[k].f) {
 				return ra[k].f < rb[k].f
 			}
 		}
