@@ -38,7 +38,7 @@ func parseSelect(src string, toks []token) (*Select, *Error) {
 		return nil, err
 	}
 	return &Select{AST: sel, Paths: rw.paths, QuotedValues: quotedValues(sel, rw.loneQuoted),
-		Text: src[start:end], Loc: Span{start, end}}, nil
+		ItemTexts: selectItemTexts(src, sig, sel), Text: src[start:end], Loc: Span{start, end}}, nil
 }
 
 // blank overwrites buf[a:b] with spaces, keeping line breaks.

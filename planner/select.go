@@ -17,6 +17,10 @@ type SelectInput struct {
 	AST          *sqlparser.Select
 	Paths        map[string]value.Path
 	QuotedValues []string
+	// ItemTexts are the select items as written (parser.Select.ItemTexts),
+	// which name unaliased expression columns; nil to name them by the
+	// AST's rendering.
+	ItemTexts []string
 }
 
 // selectPlanner carries one SELECT through planning.
@@ -25,6 +29,7 @@ type selectPlanner struct {
 	cat   Catalog
 	opts  Options
 	ast   *sqlparser.Select
+	texts []string // select items as written (may be nil)
 	b     *binder
 	from  fromItem      // the first FROM item
 	froms []fromItem    // every FROM item, in written order (RIGHT JOIN swapped)
@@ -46,7 +51,7 @@ type selectPlanner struct {
 
 // PlanSelect compiles a SELECT into a plan.
 func PlanSelect(ctx context.Context, cat Catalog, in SelectInput, opts Options) (*Plan, error) {
-	sp := &selectPlanner{ctx: ctx, cat: cat, opts: opts, ast: in.AST, count: -1}
+	sp := &selectPlanner{ctx: ctx, cat: cat, opts: opts, ast: in.AST, texts: in.ItemTexts, count: -1}
 	if err := sp.resolveFrom(in.Paths); err != nil {
 		return nil, err
 	}

@@ -119,6 +119,11 @@
 //     (xwb1989/sqlparser's grammar); the call is now rewritten first.
 //   - parser: '\%' and '\_' in a string literal lost the backslash.
 //   - exec/accumulators.go: AVG rounded half to even, / half away from zero.
+//   - planner/selectlist.go, parser/itemtext.go: an unaliased expression
+//     column was named after sqlparser's rendering (COUNT(distinct x),
+//     "v + 1" for v+1, COUNT(`date`) with the parser's own backticks), not
+//     its text as written, as SQLite and MySQL name it
+//     (TestBugOutputNamesAsWritten; found by the header check).
 //
 // The differential run still excuses differences that dynalite itself
 // causes (known_test.go), each only when its explanation is verified by a
