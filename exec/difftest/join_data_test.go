@@ -13,7 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/value"
 )
@@ -273,10 +272,10 @@ func jattrs(pairs ...string) []types.AttributeDefinition {
 	return out
 }
 
-// loadJoinDynamo creates the four tables in dynalite under one prefix.
-func loadJoinDynamo(t testing.TB, jd *joinData) {
+// loadJoinDynamo creates the four tables on the backend under one prefix.
+func loadJoinDynamo(t testing.TB, be backend, jd *joinData) {
 	t.Helper()
-	prefix := dynalitetest.Prefix(t)
+	prefix := be.prefix
 	var tbls []*fixtures.Table
 	for _, jt := range jd.tables() {
 		in := *jt.create
@@ -301,7 +300,7 @@ func loadJoinDynamo(t testing.TB, jd *joinData) {
 		tbls = append(tbls, &fixtures.Table{Name: jt.name, Create: &in, Items: items})
 		jt.ddb = prefix + jt.name
 	}
-	if err := fixtures.Load(context.Background(), dynalitetest.Client(t), prefix, tbls...); err != nil {
+	if err := fixtures.Load(context.Background(), be.client, prefix, tbls...); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -21,6 +21,7 @@ const (
 
 // joinHarness holds the loaded join tables and both engines.
 type joinHarness struct {
+	be   backend
 	seed uint64
 	jd   *joinData
 	db   *sql.DB
@@ -30,8 +31,8 @@ type joinHarness struct {
 func newJoinHarness(t *testing.T, seed uint64) *joinHarness {
 	t.Helper()
 	jd := genJoinData(seed)
-	h := &joinHarness{seed: seed, jd: jd, db: openJoinLite(t, jd)}
-	loadJoinDynamo(t, jd)
+	h := &joinHarness{be: newBackend(t), seed: seed, jd: jd, db: openJoinLite(t, jd)}
+	loadJoinDynamo(t, h.be, jd)
 	return h
 }
 
@@ -207,9 +208,9 @@ func TestJoinDifferential(t *testing.T) {
 	if replay {
 		only = envInt(t, envJoinQuery, 0)
 	}
-	t.Logf("seed %d (%s), %d join queries", seed, envSeed, nQueries)
 	ctx := context.Background()
 	h := newJoinHarness(t, seed)
+	t.Logf("seed %d (%s), %d join queries, on %s (%s)", seed, envSeed, nQueries, h.be.name, envBackend)
 
 	type result struct {
 		n      uint64
@@ -222,7 +223,7 @@ func TestJoinDifferential(t *testing.T) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
-		r := newDDB(t)
+		r := newDDBOn(t, h.be.client)
 		go func() {
 			defer wg.Done()
 			for n := range jobs {
@@ -265,7 +266,7 @@ func TestJoinDifferential(t *testing.T) {
 		}
 	}
 	sort.Slice(failures, func(a, b int) bool { return failures[a].n < failures[b].n })
-	r := newDDB(t)
+	r := newDDBOn(t, h.be.client)
 	for i, f := range failures {
 		if i == 5 {
 			t.Errorf("… and %d more failing join queries", len(failures)-5)

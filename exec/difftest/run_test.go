@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
@@ -29,8 +30,14 @@ type ddbRunner struct {
 
 func newDDB(t testing.TB) *ddbRunner {
 	t.Helper()
+	return newDDBOn(t, dynalitetest.Client(t))
+}
+
+// newDDBOn is newDDB on another backend.
+func newDDBOn(t testing.TB, c dynamo.Client) *ddbRunner {
+	t.Helper()
 	r := &ddbRunner{}
-	r.s = session.New(dynalitetest.Client(t), &r.out, &r.err)
+	r.s = session.New(c, &r.out, &r.err)
 	// Every statement's memory is checked and freed buffers are poisoned:
 	// a value kept past its batch changes the result or fails the test.
 	r.s.Mem = memtest.Allocator(t)
