@@ -78,6 +78,25 @@
 // quoted or qualified (a document path in full); any other expression's
 // text exactly as written — with later duplicates renamed name_2, name_3.
 //
+// # The command line
+//
+// TestCLIDifferential builds the ddbsql command (go build, once) and runs
+// 40 statements per backend (DDBSQL_DIFFTEST_CLI_QUERIES; replay one with
+// DDBSQL_DIFFTEST_CLI_QUERY) from the single-table generator through it,
+// one process each, as a user would: -e SQL with --format json (one
+// array), ndjson or csv, on dynalite (--endpoint-url) and on the
+// in-process backend (--data with a NoSQL Workbench model holding the
+// same table, GSI and LSI). Output is parsed strictly (nothing but the
+// result on stdout), keys or the CSV header are checked against the output
+// names (CSV keeps duplicate names), CSV cells are compared as text (NULL
+// and '' are both empty), and the exit status must be 0 with no error on
+// stderr, or 1 with "error: …" (a statement refused for a Scan is re-run
+// with --allow-scan). Statements that must fail before reading (a Scan
+// without --allow-scan, a hint that could change the result, an unknown
+// table, a syntax error, a type error) must exit 1 with nothing on stdout,
+// in every format. A difference against dynalite is excused only when the
+// same statement run in-process differs by a known dynalite quirk.
+//
 // # How results are compared
 //
 // Rows are compared in order when ORDER BY makes the order total (every
@@ -163,6 +182,9 @@
 //     (xwb1989/sqlparser's grammar); the call is now rewritten first.
 //   - parser: '\%' and '\_' in a string literal lost the backslash.
 //   - exec/accumulators.go: AVG rounded half to even, / half away from zero.
+//   - exec/format/csv.go: a one-column row holding NULL or '' was written
+//     as a blank line, which CSV readers skip, so those rows vanished
+//     (TestCSVOneEmptyFieldIsARecord; found by the command-line test).
 //   - planner/selectlist.go, parser/itemtext.go: an unaliased expression
 //     column was named after sqlparser's rendering (COUNT(distinct x),
 //     "v + 1" for v+1, COUNT(`date`) with the parser's own backticks), not
