@@ -37,7 +37,7 @@ type Select struct {
 	// nil when the items could not be lined up with the AST.
 	ItemTexts []string
 	Text      string // the statement as written (original text, not the rewrite)
-	Loc          Span
+	Loc       Span
 }
 
 // Explain is EXPLAIN [ANALYZE] <select> (also DESCRIBE/DESC <select>).

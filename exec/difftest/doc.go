@@ -89,7 +89,7 @@
 // same table, GSI and LSI). Output is parsed strictly (nothing but the
 // result on stdout), keys or the CSV header are checked against the output
 // names (CSV keeps duplicate names), CSV cells are compared as text (NULL
-// and '' are both empty), and the exit status must be 0 with no error on
+// and the empty string are both empty), and the exit status must be 0 with no error on
 // stderr, or 1 with "error: …" (a statement refused for a Scan is re-run
 // with --allow-scan). Statements that must fail before reading (a Scan
 // without --allow-scan, a hint that could change the result, an unknown
@@ -182,7 +182,7 @@
 //     (xwb1989/sqlparser's grammar); the call is now rewritten first.
 //   - parser: '\%' and '\_' in a string literal lost the backslash.
 //   - exec/accumulators.go: AVG rounded half to even, / half away from zero.
-//   - exec/format/csv.go: a one-column row holding NULL or '' was written
+//   - exec/format/csv.go: a one-column row holding NULL or "" was written
 //     as a blank line, which CSV readers skip, so those rows vanished
 //     (TestCSVOneEmptyFieldIsARecord; found by the command-line test).
 //   - planner/selectlist.go, parser/itemtext.go: an unaliased expression

@@ -572,7 +572,7 @@ func randomValue(t *testing.T, rng *rand.Rand, depth int) value.Value {
 	return value.SetOf(value.NumberSet, []value.Value{num(t, "1"), num(t, "-0.5")})
 }
 
-// A one-column row whose cell is NULL or '' was written as a blank line,
+// A one-column row whose cell is NULL or "" was written as a blank line,
 // which CSV readers skip: SELECT x … lost those rows for anyone reading
 // the output (found by the command-line differential test, comparing
 // with SQLite through encoding/csv). Such a record is now "".

@@ -17,7 +17,7 @@ func newCSVWriter(w io.Writer, opt Options) impl {
 
 // emptyRecord is a record of one empty field. encoding/csv writes it as a
 // blank line, which CSV readers (encoding/csv, Python's csv, spreadsheets)
-// skip, so a one-column result's NULL or '' rows would vanish; quoted, the
+// skip, so a one-column result's NULL and empty-string rows would vanish; quoted, the
 // line holds one empty field (what Python's csv module writes).
 const emptyRecord = "\"\"\n"
 
