@@ -41,12 +41,17 @@ type selectPlanner struct {
 	conjuncts []expr.Expr  // WHERE, split on AND
 	items     []selectItem // select list (empty with star)
 	star      bool
-	groups    []expr.Expr
-	having    expr.Expr
-	order     []SortKey
-	distinct  bool
-	offset    int64
-	count     int64 // -1: no LIMIT
+	// starSources are the FROM items of alias.* stars (with no bare *),
+	// in select-list order: a join's alias.* selects that table's
+	// attributes only.
+	starSources []int
+	bareStar    bool
+	groups      []expr.Expr
+	having      expr.Expr
+	order       []SortKey
+	distinct    bool
+	offset      int64
+	count       int64 // -1: no LIMIT
 }
 
 // PlanSelect compiles a SELECT into a plan.

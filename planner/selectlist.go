@@ -24,10 +24,19 @@ func (sp *selectPlanner) bindSelectList() error {
 	for k, se := range sp.ast.SelectExprs {
 		switch n := se.(type) {
 		case *sqlparser.StarExpr:
-			if q := n.TableName.Name.String(); q != "" && b.sourceByAlias(q) < 0 {
+			sp.star = true
+			q := n.TableName.Name.String()
+			if q == "" {
+				sp.bareStar = true
+				continue
+			}
+			src := b.sourceByAlias(q)
+			if src < 0 {
 				return errorf(CodeUnknownColumn, "unknown table or alias %s in %s.*", q, q)
 			}
-			sp.star = true
+			if !containsInt(sp.starSources, src) {
+				sp.starSources = append(sp.starSources, src)
+			}
 		case *sqlparser.AliasedExpr:
 			e, err := b.bind(n.Expr)
 			if err != nil {
@@ -167,4 +176,13 @@ func limitNumber(e sqlparser.Expr, what string) (int64, error) {
 		return 0, errorf(CodeLimit, "%s must be a non-negative integer that fits 64 bits, got %s", what, lit.Val)
 	}
 	return i, nil
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
