@@ -246,7 +246,9 @@
 // where the keys are strings, "3" where they are numbers); driving rows
 // share values (duplicates on the left). 400 queries
 // (DDBSQL_DIFFTEST_JOIN_QUERIES; replay one with DDBSQL_DIFFTEST_SEED and
-// DDBSQL_DIFFTEST_JOIN_QUERY) join 2 to 4 tables along a random tree of
+// DDBSQL_DIFFTEST_JOIN_QUERY) — table names, aliases, column references
+// and USING's column written bare or quoted at random, keywords in upper,
+// lower or title case — join 2 to 4 tables along a random tree of
 // these references, INNER or LEFT, written in varied FROM orders: d first
 // with the joins in any order, or another table first and INNER joins
 // written child first, a LEFT join's optional side always after the table
@@ -257,7 +259,10 @@
 // included), WHERE conditions on any table (key IS NULL and other
 // predicates on the optional side of a LEFT join among them), and the
 // shapes of the single-table test: plain with ORDER BY and LIMIT/OFFSET,
-// DISTINCT, aggregates, GROUP BY with HAVING. The driving table is read by
+// SELECT t.* of one table (each row must hold exactly that table's item's
+// attributes, none when NULL-extended; ORDER BY over any table),
+// DISTINCT, aggregates, GROUP BY with HAVING. Output names are checked as
+// in the single-table test. The driving table is read by
 // pk = / pk IN / an OR of key conditions (a union), with or without a
 // sort-key range; a subset has key conditions on the joined table too (a
 // hash join of two keyed reads; on jc sometimes cid = … OR cg = …, a union
@@ -356,4 +361,8 @@
 //
 //   - planner/bind.go: x.name with an unknown alias x now says that x is no
 //     table or alias in FROM.
+//
+//   - planner/selectlist.go, build.go, exec/starop.go: SELECT a.* in a join
+//     printed every table's attributes, as SELECT * does; it now prints
+//     a's, with the Sort below the projection (TestJoinBugQualifiedStar).
 package difftest

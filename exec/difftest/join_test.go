@@ -54,9 +54,13 @@ func (h *joinHarness) check(ctx context.Context, r *ddbRunner, q *jquery) outcom
 	r.s.Options.Consistent = q.consistent
 	defer func() { r.s.Options.Consistent = false }()
 	raw, err := r.run(ctx, o.ddbSQL, q.scan)
+	if err == nil && q.starOf != nil {
+		raw, err = jstarRows(raw, r.keys, q.starOf)
+	}
 	if err == nil {
 		o.ddb, err = normRows(raw, kinds, jnormDDB)
 	}
+	keys := r.keys
 	o.ddbErr = err
 	h.dbMu.Lock()
 	lraw, err := runLite(ctx, h.db, o.liteSQL)
@@ -76,7 +80,64 @@ func (h *joinHarness) check(ctx context.Context, r *ddbRunner, q *jquery) outcom
 	if o.diff == "" && q.driverOrder {
 		o.diff = checkSorted(o.ddb, q.order)
 	}
+	if o.diff == "" && q.starOf == nil {
+		o.diff = checkHeaders(keys, q.headers())
+	}
 	return o
+}
+
+// jstarRows checks that each SELECT t.* object holds exactly the
+// attributes of t's item (keys first, then by name; none for a row that a
+// LEFT join extended with NULLs) and lays them out as SQLite's columns
+// t.col, … (the driving table's padding is not one).
+func jstarRows(raw [][]any, keys [][]string, t *jtable) ([][]any, error) {
+	out := make([][]any, len(raw))
+	for i, vals := range raw {
+		obj := map[string]any{}
+		for k, name := range keys[i] {
+			obj[name] = vals[k]
+		}
+		row := make([]any, len(t.cols))
+		for k, c := range t.cols {
+			row[k] = obj[c.name]
+		}
+		want := t.attributes(obj)
+		if !slices.Equal(keys[i], want) {
+			return nil, fmt.Errorf("SELECT %s.* row %d has the attributes %q, want %q", t.alias, i, keys[i], want)
+		}
+		out[i] = row
+	}
+	return out, nil
+}
+
+// attributes are the attribute names of the item whose unique key obj
+// holds, in SELECT * order; none when obj has no key (NULL-extended).
+func (t *jtable) attributes(obj map[string]any) []string {
+	for _, rw := range t.rows {
+		match := true
+		for _, u := range t.unique {
+			v, ok := obj[u]
+			match = match && ok && fmt.Sprint(v) == fmt.Sprint(rw[u].lite())
+		}
+		if !match {
+			continue
+		}
+		var keys, rest []string
+		for _, c := range t.cols {
+			switch {
+			case c.key:
+				keys = append(keys, c.name)
+			case rw[c.name].kind != cMissing:
+				rest = append(rest, c.name)
+			}
+		}
+		if t.alias == "d" {
+			rest = append(rest, "pad")
+		}
+		sort.Strings(rest)
+		return append(keys, rest...)
+	}
+	return nil
 }
 
 // checkSorted checks that rows are sorted by the ORDER BY items (NULLs
@@ -315,4 +376,5 @@ var requiredJoinConstructs = []string{
 	"WHERE: key IS [NOT] NULL on the optional side", "WHERE: predicate on the optional side",
 	"shape: plain", "shape: DISTINCT", "shape: aggregate without GROUP BY", "shape: GROUP BY", "GROUP BY two keys", "HAVING",
 	"ORDER BY (total)", "ORDER BY the driving table only", "plan: ORDER BY from the driving read (no Sort)", "LIMIT", "OFFSET", "LIMIT without ORDER BY",
+	"shape: SELECT t.*", "keywords: UPPER", "keywords: lower", "keywords: Title",
 }
