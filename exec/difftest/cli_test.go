@@ -394,7 +394,9 @@ func csvLiteRows(rows [][]any, kinds []outKind) [][]norm {
 				out[i][k] = normLite(v, kinds[k])
 				continue
 			}
-			out[i][k] = norm{str: csvText(v, kinds[k]), isStr: true}
+			// encoding/csv's reader turns \r\n inside a quoted field into \n
+			// (ddbsql writes the value as it is).
+			out[i][k] = norm{str: strings.ReplaceAll(csvText(v, kinds[k]), "\r\n", "\n"), isStr: true}
 		}
 	}
 	return out

@@ -158,7 +158,7 @@ var (
 	unicodePool = []string{
 		"", "a", "ab", "abc", "ABC", "a%b", "a_b", "100%", "50% off", "_x_", "%", "_",
 		"it's", "O'Brien", "''", `back\slash`, `\`, `a\%b`, "naïve", "Ünïcödé", "日本語", "日本",
-		"🎉", "emoji 🎉!", "Zürich", "zurich", "ß", "x y", "  ", "Ωmega", "ωmega", "é", "e\u0301",
+		"🎉", "emoji 🎉!", "line\nbreak", "tab\there", "cr\r\nlf", `dq"uote`, "comma,x", " lead", "trail ", "Zürich", "zurich", "ß", "x y", "  ", "Ωmega", "ωmega", "é", "e\u0301",
 	}
 	// rankPool holds the LSI's string sort keys (never ""), ordered byte
 	// by byte: prefixes of each other, case, LIKE wildcards, non-ASCII.

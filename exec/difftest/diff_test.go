@@ -97,7 +97,15 @@ func (h *harness) check(ctx context.Context, r *ddbRunner, q *query) outcome {
 	if q.star {
 		kinds = starKinds()
 	}
+	r.s.Options.Segments, r.s.Concurrency, r.s.Options.Consistent = q.segments, q.concurrency, q.consistent
+	defer func() { r.s.Options.Segments, r.s.Concurrency, r.s.Options.Consistent = 0, 0, false }()
 	raw, err := r.run(ctx, o.ddbSQL, q.scan)
+	if q.consistent && hasCode(err, planner.CodeConsistentIndex) {
+		// --consistent cannot read a GSI: refused, rightly; read without.
+		o.refused = planner.CodeConsistentIndex
+		r.s.Options.Consistent = false
+		raw, err = r.run(ctx, o.ddbSQL, q.scan)
+	}
 	if (q.mix || q.hint != "") && !q.scan && hasCode(err, planner.CodeScanNotAllowed) {
 		// A hint may leave only a Scan of the index.
 		o.refused = planner.CodeScanNotAllowed
@@ -395,4 +403,5 @@ var requiredConstructs = []string{
 	"expr: sort key BETWEEN", "expr: sort key begins_with", "expr: sort key LIKE prefix",
 	"keywords: UPPER", "keywords: lower", "keywords: Title", "layout: clauses on lines of their own",
 	"expr: TRUE or FALSE as a condition", "expr: NULL as a condition",
+	"options: parallel Scan segments", "options: --concurrency 1", "options: --consistent",
 }

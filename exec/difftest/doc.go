@@ -15,7 +15,8 @@
 //	value (i), count (j), m.x, m.sub.z, my-attr, #h  small integers
 //	data (big)          integers within ±10^15, often at the extremes
 //	size (d)            decimals with at most 2 places, ±1000.00
-//	name (s), m.y, x y  strings: Unicode, emoji, empty, %, _, quotes, backslashes
+//	name (s), m.y, x y  strings: Unicode, emoji, empty, %, _, quotes, backslashes,
+//	                    line breaks, tabs, commas, leading and trailing blanks
 //	t, pk, a.b          ASCII strings of mixed case (LOWER/UPPER); a.b is one attribute
 //	b                   BOOL
 //	m, m.sub            maps read through document paths (m.x, m.sub.z)
@@ -24,7 +25,9 @@
 //	rank                string sort key of the sparse LSI ByRank (KEYS_ONLY)
 //
 // It then runs 1000 generated queries (DDBSQL_DIFFTEST_QUERIES), four at a
-// time, in-process through exec/session (ndjson output, exact numbers),
+// time (with --segments, --concurrency and --consistent varied; a
+// consistent read that meets the GSI is refused and re-run without), in-
+// process through exec/session (ndjson output, exact numbers),
 // against dynalite, or the in-process backend with
 // DDBSQL_DIFFTEST_BACKEND=memdb (which follows DynamoDB where dynalite
 // does not; fast, for large runs).
@@ -89,7 +92,8 @@
 // same table, GSI and LSI). Output is parsed strictly (nothing but the
 // result on stdout), keys or the CSV header are checked against the output
 // names (CSV keeps duplicate names), CSV cells are compared as text (NULL
-// and the empty string are both empty), and the exit status must be 0 with no error on
+// and the empty string are both empty; encoding/csv reads CR LF inside a
+// quoted field as LF), and the exit status must be 0 with no error on
 // stderr, or 1 with "error: …" (a statement refused for a Scan is re-run
 // with --allow-scan). Statements that must fail before reading (a Scan
 // without --allow-scan, a hint that could change the result, an unknown

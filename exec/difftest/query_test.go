@@ -68,17 +68,21 @@ type query struct {
 	star, starQualified bool
 	// How the text is laid out: keywords' case, and the blank before
 	// each clause (" ", a line break, a line break and a tab).
-	kwCase    keywordCase
-	sep       string
-	items     []item
-	where     *expr
-	group     []ref
-	having    *expr
-	order     []ref
-	total     bool // ORDER BY determines the order completely (ends in a unique key)
-	limit     int  // -1: none
-	offset    int  // -1: none
-	limitForm int  // 0: LIMIT n [OFFSET m]; 1: LIMIT m, n
+	kwCase keywordCase
+	sep    string
+	// Session options: --segments (0: ddbsql's choice), --concurrency,
+	// --consistent (re-run without it when it meets a GSI).
+	segments, concurrency int
+	consistent            bool
+	items                 []item
+	where                 *expr
+	group                 []ref
+	having                *expr
+	order                 []ref
+	total                 bool // ORDER BY determines the order completely (ends in a unique key)
+	limit                 int  // -1: none
+	offset                int  // -1: none
+	limitForm             int  // 0: LIMIT n [OFFSET m]; 1: LIMIT m, n
 }
 
 // ordered reports whether results must match row for row.
@@ -263,6 +267,15 @@ func (q *query) labels() []string {
 		ls = append(ls, "WHERE: key and other conditions nested freely")
 	}
 	ls = append(ls, keywordCaseLabels[q.kwCase])
+	if q.scan && q.segments > 1 {
+		ls = append(ls, "options: parallel Scan segments")
+	}
+	if q.concurrency == 1 {
+		ls = append(ls, "options: --concurrency 1")
+	}
+	if q.consistent {
+		ls = append(ls, "options: --consistent")
+	}
 	if q.sep != "" {
 		ls = append(ls, "layout: clauses on lines of their own")
 	}
@@ -352,6 +365,9 @@ func (g *gen) genQuery() *query {
 	q.tableStyle = pick(g, []nameStyle{styleDouble, styleBacktick})
 	q.kwCase = pick(g, []keywordCase{caseUpper, caseUpper, caseUpper, caseLower, caseLower, caseTitle})
 	q.sep = pick(g, []string{"", "", "", "", "\n", "\n\t"})
+	q.segments = pick(g, []int{0, 0, 1, 2, 3, 7})
+	q.concurrency = pick(g, []int{8, 8, 1, 2})
+	q.consistent = g.chance(0.1)
 	if g.chance(0.3) {
 		// Not m (a map attribute: m.x would be ambiguous) nor a column.
 		q.alias = pick(g, []string{"t0", "src", "T", "order", "my table"})
