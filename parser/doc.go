@@ -33,6 +33,10 @@
 //     value usually goes are listed in Select.QuotedValues for hints.
 //   - x IN ['a', 'b'] (PartiQL's list literal) is x IN ('a', 'b'); a '['
 //     anywhere else starts a list index.
+//   - a || b joins strings (standard SQL, PartiQL, SQLite), not MySQL's
+//     logical OR: it reaches sqlparser as the one-bar operator (which
+//     parses just above the comparisons) and the planner binds that to
+//     concat; a | written alone (bitwise OR) is an "unsupported" error.
 //   - Names keep their case: keywords used as names (status, date, key,
 //     values…) are backticked before sqlparser sees them, which would
 //     otherwise reject or lowercase them. Table references and string

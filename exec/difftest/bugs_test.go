@@ -160,3 +160,16 @@ func TestBugOutputNamesAsWritten(t *testing.T) {
 		t.Fatalf("output names %q, want %q", s.r.keys, want)
 	}
 }
+
+// parser/rewrite.go, planner/bind.go: || was MySQL's logical OR, so
+// SELECT s || 'x' printed true or false and WHERE s || 'x' = 'ax' matched
+// nothing, silently; standard SQL, PartiQL and SQLite join strings with it.
+func TestBugPipesConcatenate(t *testing.T) {
+	s := newSmall(t, attrs{"s": str("a"), "n": num("1.50")}, attrs{"n": num("2")})
+	s.rowsEqual("SELECT s || 'x', 'n=' || n || '!', s || NULL FROM {t} WHERE pk = 'P' ORDER BY id",
+		[]string{`"ax"`, `"n=1.5!"`, "NULL"}, []string{"NULL", `"n=2!"`, "NULL"})
+	s.want("SELECT id FROM {t} WHERE pk = 'P' AND s || 'x' = 'ax'", "1")
+	if _, err := s.try("SELECT id FROM {t} WHERE pk = 'P' AND n = 1 || n = 2"); err == nil || !strings.Contains(err.Error(), "for a logical OR write OR") {
+		t.Errorf("a = 1 || b = 2: want a syntax error saying || is no OR, got %v", err)
+	}
+}

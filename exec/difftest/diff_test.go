@@ -403,5 +403,5 @@ var requiredConstructs = []string{
 	"expr: sort key BETWEEN", "expr: sort key begins_with", "expr: sort key LIKE prefix",
 	"keywords: UPPER", "keywords: lower", "keywords: Title", "layout: clauses on lines of their own",
 	"expr: TRUE or FALSE as a condition", "expr: NULL as a condition",
-	"options: parallel Scan segments", "options: --concurrency 1", "options: --consistent",
+	"options: parallel Scan segments", "options: --concurrency 1", "options: --consistent", "expr: ||",
 }

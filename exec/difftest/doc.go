@@ -72,7 +72,7 @@
 // LIKE, IS [NOT] NULL, comparisons with NULL, TRUE/FALSE/NULL as
 // conditions, an integer as a predicate,
 // + - * % DIV /, unary -, ABS, CASE (searched and simple), COALESCE, IFNULL,
-// NULLIF, LOWER, UPPER, SUBSTRING, CONCAT, CHAR_LENGTH, LENGTH, size,
+// NULLIF, LOWER, UPPER, SUBSTRING, CONCAT and ||, CHAR_LENGTH, LENGTH, size,
 // begins_with, contains; COUNT(*), COUNT(x), COUNT(DISTINCT x), SUM, MIN,
 // MAX, AVG. The test fails if a promised construct was never generated.
 //
@@ -189,6 +189,11 @@
 //   - exec/format/csv.go: a one-column row holding NULL or "" was written
 //     as a blank line, which CSV readers skip, so those rows vanished
 //     (TestCSVOneEmptyFieldIsARecord; found by the command-line test).
+//   - parser/rewrite.go, planner/bind.go: || was MySQL's logical OR, so
+//     SELECT s || 'x' printed true or false and WHERE s || 'x' = 'ax'
+//     matched nothing; it now joins strings as in standard SQL, PartiQL and
+//     SQLite (TestBugPipesConcatenate). The generator writes CONCAT both
+//     ways.
 //   - planner/selectlist.go, parser/itemtext.go: an unaliased expression
 //     column was named after sqlparser's rendering (COUNT(distinct x),
 //     "v + 1" for v+1, COUNT(`date`) with the parser's own backticks), not

@@ -265,6 +265,10 @@ func (g *gen) strExpr(depth int, ascii bool) *expr {
 				e := mk(tStr, "CONCAT", []*expr{a, b},
 					func(k []string) string { return "CONCAT(" + k[0] + ", " + k[1] + ")" },
 					func(k []string) string { return "(" + k[0] + " || " + k[1] + ")" })
+				if g.chance(0.4) {
+					// Standard SQL's (and SQLite's) operator.
+					e = mkSame(tStr, "||", []*expr{a, b}, func(k []string) string { return "(" + k[0] + " || " + k[1] + ")" })
+				}
 				e.ascii = a.ascii && b.ascii
 				return e
 			}),
