@@ -317,7 +317,7 @@ func rowKey(r []norm) string {
 // Unordered results are compared as multisets.
 func compareRows(got, want [][]norm, ordered bool) string {
 	if !ordered {
-		got, want = sortedRows(got), sortedRows(want)
+		return compareMultisets(got, want)
 	}
 	if len(got) != len(want) {
 		return fmt.Sprintf("ddbsql returned %d rows, SQLite %d", len(got), len(want))
@@ -332,8 +332,54 @@ func compareRows(got, want [][]norm, ordered bool) string {
 	return ""
 }
 
+// compareMultisets compares unordered results: rows with the same exact
+// cells form a bucket, and each of ddbsql's rows must pair with one of
+// SQLite's in its bucket whose approximate numbers are all approximately
+// equal. (Sorting cannot pair them: the float of the same exact average
+// differs from group to group in its last bits, and close values of
+// different groups fall within the tolerance of each other.)
+func compareMultisets(got, want [][]norm) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("ddbsql returned %d rows, SQLite %d", len(got), len(want))
+	}
+	buckets := map[string][][]norm{}
+	for _, r := range want {
+		k := rowKey(r)
+		buckets[k] = append(buckets[k], r)
+	}
+	for i, r := range sortedRows(got) {
+		k := rowKey(r)
+		cands := buckets[k]
+		// The closest of the candidates that are equal within the tolerance.
+		j, best := -1, math.Inf(1)
+		for ci, c := range cands {
+			d, ok := 0.0, true
+			for x := range r {
+				if ok = r[x].equal(c[x]); !ok {
+					break
+				}
+				if r[x].approx && !r[x].null {
+					d += math.Abs(r[x].f - c[x].f)
+				}
+			}
+			if ok && d < best {
+				j, best = ci, d
+			}
+		}
+		if j < 0 {
+			cells := make([]string, len(r))
+			for x, c := range r {
+				cells[x] = c.String()
+			}
+			return fmt.Sprintf("sorted ddbsql row %d (%s) has no match among SQLite's rows", i, strings.Join(cells, " | "))
+		}
+		buckets[k] = append(cands[:j], cands[j+1:]...)
+	}
+	return ""
+}
+
 // sortedRows orders rows by their exact cells, then by their approximate
-// numbers' values, so both engines' rows line up for a multiset comparison.
+// numbers' values (for reports and the pairing above).
 func sortedRows(rows [][]norm) [][]norm {
 	out := append([][]norm(nil), rows...)
 	keys := make(map[*norm]string, len(out))
@@ -351,11 +397,7 @@ func sortedRows(rows [][]norm) [][]norm {
 			return ka < kb
 		}
 		for k := range ra {
-			// Approximately equal values are peers: SQLite's float AVG of
-			// the same exact average differs in its last bits from group
-			// to group, which must not decide the order (the next
-			// approximate column does).
-			if ra[k].approx && rb[k].approx && !approxEqual(ra[k].f, rb[k].f) {
+			if ra[k].approx && rb[k].approx && ra[k].f != rb[k].f {
 				return ra[k].f < rb[k].f
 			}
 		}
