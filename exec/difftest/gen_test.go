@@ -660,6 +660,14 @@ func (g *gen) keyCond() (*expr, string) {
 	case f < 0.14:
 		// An empty partition: aggregates over no rows (COUNT 0, SUM NULL).
 		return g.keyText(pick(g, []string{"pk = 'R'", "pk IN ('R', 'S')", "pk = 'P' AND id > 1000"})), "empty partition"
+	case f < 0.17:
+		// More keys than one BatchGetItem takes (100), some repeated,
+		// some of no item.
+		ids := make([]string, 101+g.r.IntN(80))
+		for i := range ids {
+			ids[i] = strconv.Itoa(1 + g.r.IntN(380))
+		}
+		return g.keyText(pk + " AND id IN (" + strings.Join(ids, ", ") + ")"), "more than 100 keys"
 	}
 	if g.chance(0.3) {
 		return g.keyText(pk), label
