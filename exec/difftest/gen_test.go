@@ -676,11 +676,27 @@ func (g *gen) keyCond() (*expr, string) {
 	switch g.r.IntN(6) {
 	case 0:
 		b := a + g.r.Int64N(200)
-		return g.keyText(pk + " AND id BETWEEN " + strconv.FormatInt(a, 10) + " AND " + strconv.FormatInt(b, 10)), label + " + sort key"
+		return g.keyText(pk + " AND id BETWEEN " + g.keyNumber(a) + " AND " + g.keyNumber(b)), label + " + sort key"
 	case 1:
-		return g.keyText(pk + " AND id = " + strconv.FormatInt(a, 10)), label + " + id ="
+		return g.keyText(pk + " AND id = " + g.keyNumber(a)), label + " + id ="
 	}
-	return g.keyText(pk + " AND id " + pick(g, []string{"<", "<=", ">", ">="}) + " " + strconv.FormatInt(a, 10)), label + " + sort key"
+	return g.keyText(pk + " AND id " + pick(g, []string{"<", "<=", ">", ">="}) + " " + g.keyNumber(a)), label + " + sort key"
+}
+
+// keyNumber writes a sort-key bound: mostly the integer, now and then
+// with a fraction (.5: between two keys) or as 7.0 or 7e0 (the same
+// number, which DynamoDB normalises in keys).
+func (g *gen) keyNumber(a int64) string {
+	n := strconv.FormatInt(a, 10)
+	switch f := g.r.Float64(); {
+	case f < 0.05:
+		return n + ".5"
+	case f < 0.08:
+		return n + ".0"
+	case f < 0.1:
+		return n + "e0"
+	}
+	return n
 }
 
 // keyNames are the key attributes (of the table and its indexes) that key
