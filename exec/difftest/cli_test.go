@@ -16,7 +16,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
+	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
 )
@@ -70,7 +74,7 @@ func TestCLIDifferential(t *testing.T) {
 	h.be, h.table = be, loadDynamo(t, be, ds)
 	backends := []cliBackend{
 		{name: "dynalite", args: []string{"--endpoint-url", dynalitetest.Endpoint(t)}, table: h.table, session: newDDBOn(t, be.client)},
-		{name: "memdb", args: []string{"--data", tableName + "=" + writeModel(t, ds)}, table: tableName},
+		{name: "memdb", args: []string{"--data", writeModel(t, difftTable(ds))}, table: tableName},
 	}
 	t.Logf("seed %d (%s), %d statements per backend through %s", seed, envSeed, n, bin)
 	for _, b := range backends {
@@ -359,8 +363,14 @@ func (h *harness) csvRows(stdout string, q *query, kinds []outKind) ([][]norm, e
 		}
 		return nil, fmt.Errorf("csv header %q, want %q", got, want)
 	}
-	out := make([][]norm, 0, len(recs)-1)
-	for i, rec := range recs[1:] {
+	return csvRecords(recs[1:], kinds)
+}
+
+// csvRecords reads CSV records as text cells (approximate numbers as
+// numbers).
+func csvRecords(recs [][]string, kinds []outKind) ([][]norm, error) {
+	out := make([][]norm, 0, len(recs))
+	for i, rec := range recs {
 		if len(rec) != len(kinds) {
 			return nil, fmt.Errorf("csv record %d has %d fields, want %d", i+1, len(rec), len(kinds))
 		}
@@ -481,17 +491,65 @@ func buildCLI(t *testing.T) string {
 	return cliBin
 }
 
-// writeModel writes the dataset as a NoSQL Workbench model (the table, its
-// GSI and LSI, and the items in DynamoDB JSON) for --data.
-func writeModel(t *testing.T, ds *dataset) string {
+// writeModel writes tables as a NoSQL Workbench model (keys, GSIs, LSIs
+// and the items in DynamoDB JSON) for --data; the tables keep their
+// unprefixed names.
+func writeModel(t *testing.T, tables ...*fixtures.Table) string {
 	t.Helper()
-	attr := func(name, typ string) map[string]string {
-		return map[string]string{"AttributeName": name, "AttributeType": typ}
+	var model []any
+	for _, tb := range tables {
+		model = append(model, modelTable(tb))
 	}
-	items := make([]json.RawMessage, len(ds.rows))
-	for i, rw := range ds.rows {
+	b, err := json.Marshal(map[string]any{"ModelName": "difftest", "DataModel": model})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "model.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func modelTable(tb *fixtures.Table) map[string]any {
+	in := tb.Create
+	types := map[string]string{}
+	for _, d := range in.AttributeDefinitions {
+		types[aws.ToString(d.AttributeName)] = string(d.AttributeType)
+	}
+	keys := func(ks []ddbtypes.KeySchemaElement) map[string]any {
+		out := map[string]any{}
+		for _, k := range ks {
+			a := map[string]string{"AttributeName": aws.ToString(k.AttributeName), "AttributeType": types[aws.ToString(k.AttributeName)]}
+			if k.KeyType == ddbtypes.KeyTypeHash {
+				out["PartitionKey"] = a
+			} else {
+				out["SortKey"] = a
+			}
+		}
+		return out
+	}
+	index := func(name *string, ks []ddbtypes.KeySchemaElement, p *ddbtypes.Projection) map[string]any {
+		return map[string]any{"IndexName": aws.ToString(name), "KeyAttributes": keys(ks),
+			"Projection": map[string]any{"ProjectionType": string(p.ProjectionType), "NonKeyAttributes": p.NonKeyAttributes}}
+	}
+	m := map[string]any{"TableName": tb.Name, "KeyAttributes": keys(in.KeySchema)}
+	var gsis, lsis []any
+	for _, g := range in.GlobalSecondaryIndexes {
+		gsis = append(gsis, index(g.IndexName, g.KeySchema, g.Projection))
+	}
+	for _, l := range in.LocalSecondaryIndexes {
+		lsis = append(lsis, index(l.IndexName, l.KeySchema, l.Projection))
+	}
+	if len(gsis) > 0 {
+		m["GlobalSecondaryIndexes"] = gsis
+	}
+	if len(lsis) > 0 {
+		m["LocalSecondaryIndexes"] = lsis
+	}
+	items := make([]json.RawMessage, len(tb.Items))
+	for i, it := range tb.Items {
 		// The item's attributes, each in DynamoDB JSON ({"S": …}).
-		it := rw.item()
 		b := []byte{'{'}
 		for k, name := range it.SortedKeys() {
 			if k > 0 {
@@ -503,31 +561,6 @@ func writeModel(t *testing.T, ds *dataset) string {
 		}
 		items[i] = append(b, '}')
 	}
-	model := map[string]any{
-		"ModelName": "difftest",
-		"DataModel": []any{map[string]any{
-			"TableName":     tableName,
-			"KeyAttributes": map[string]any{"PartitionKey": attr("pk", "S"), "SortKey": attr("id", "N")},
-			"GlobalSecondaryIndexes": []any{map[string]any{
-				"IndexName":     gsiName,
-				"KeyAttributes": map[string]any{"PartitionKey": attr("status", "S"), "SortKey": attr("date", "N")},
-				"Projection":    map[string]any{"ProjectionType": "INCLUDE", "NonKeyAttributes": []string{"value", "name"}},
-			}},
-			"LocalSecondaryIndexes": []any{map[string]any{
-				"IndexName":     lsiName,
-				"KeyAttributes": map[string]any{"PartitionKey": attr("pk", "S"), "SortKey": attr("rank", "S")},
-				"Projection":    map[string]any{"ProjectionType": "KEYS_ONLY"},
-			}},
-			"TableData": items,
-		}},
-	}
-	b, err := json.Marshal(model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "difft-model.json")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	m["TableData"] = items
+	return m
 }

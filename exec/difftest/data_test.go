@@ -376,13 +376,20 @@ const (
 // returns the table's full name.
 func loadDynamo(t testing.TB, be backend, ds *dataset) string {
 	t.Helper()
-	ctx := context.Background()
-	c, prefix := be.client, be.prefix
+	tbl := difftTable(ds)
+	if err := fixtures.Load(context.Background(), be.client, be.prefix, tbl); err != nil {
+		t.Fatal(err)
+	}
+	return tbl.Named(be.prefix)
+}
+
+// difftTable is the generated table: its definition and items.
+func difftTable(ds *dataset) *fixtures.Table {
 	items := make([]value.Value, len(ds.rows))
 	for k, rw := range ds.rows {
 		items[k] = rw.item()
 	}
-	tbl := &fixtures.Table{Name: tableName, Create: &dynamodb.CreateTableInput{
+	return &fixtures.Table{Name: tableName, Create: &dynamodb.CreateTableInput{
 		TableName:   aws.String(tableName),
 		BillingMode: types.BillingModePayPerRequest,
 		KeySchema: []types.KeySchemaElement{
@@ -416,10 +423,6 @@ func loadDynamo(t testing.TB, be backend, ds *dataset) string {
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 		}},
 	}, Items: items}
-	if err := fixtures.Load(ctx, c, prefix, tbl); err != nil {
-		t.Fatal(err)
-	}
-	return tbl.Named(prefix)
 }
 
 // openLite opens a private in-memory SQLite database with the rows loaded.

@@ -100,6 +100,10 @@
 // table, a syntax error, a type error) must exit 1 with nothing on stdout,
 // in every format. A difference against dynalite is excused only when the
 // same statement run in-process differs by a known dynalite quirk.
+// TestCLIJoinDifferential does the same with 20 generated joins per
+// backend (DDBSQL_DIFFTEST_CLI_JOIN_QUERIES, DDBSQL_DIFFTEST_CLI_JOIN_QUERY)
+// over the four join tables, passing their --concurrency, --consistent and
+// --allow-scan.
 //
 // # How results are compared
 //

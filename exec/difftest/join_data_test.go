@@ -275,7 +275,17 @@ func jattrs(pairs ...string) []types.AttributeDefinition {
 // loadJoinDynamo creates the four tables on the backend under one prefix.
 func loadJoinDynamo(t testing.TB, be backend, jd *joinData) {
 	t.Helper()
-	prefix := be.prefix
+	tbls := joinTables(jd)
+	for _, jt := range jd.tables() {
+		jt.ddb = be.prefix + jt.name
+	}
+	if err := fixtures.Load(context.Background(), be.client, be.prefix, tbls...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// joinTables are the four tables: definitions and items.
+func joinTables(jd *joinData) []*fixtures.Table {
 	var tbls []*fixtures.Table
 	for _, jt := range jd.tables() {
 		in := *jt.create
@@ -298,11 +308,8 @@ func loadJoinDynamo(t testing.TB, be backend, jd *joinData) {
 			items[k] = value.MapOf(m)
 		}
 		tbls = append(tbls, &fixtures.Table{Name: jt.name, Create: &in, Items: items})
-		jt.ddb = prefix + jt.name
 	}
-	if err := fixtures.Load(context.Background(), be.client, prefix, tbls...); err != nil {
-		t.Fatal(err)
-	}
+	return tbls
 }
 
 // openJoinLite loads the same rows into an in-memory SQLite database
