@@ -40,8 +40,9 @@ type column struct {
 	ascii bool // tStr: ASCII only (LOWER/UPPER agree)
 }
 
-// plain is the path as ddbsql names an output column (m.sub.z, my-attr).
-func (c column) plain() string { return strings.Join(c.path, ".") }
+// plain is the path as ddbsql names an output column (m.sub.z, my-attr,
+// l[0]).
+func (c column) plain() string { return strings.ReplaceAll(strings.Join(c.path, "."), ".[", "[") }
 
 // columns are the generated columns (pk and id are the key). Many
 // attribute names are DynamoDB reserved words (value, count, data, size,
@@ -70,6 +71,9 @@ var columns = []column{
 	{path: []string{"status"}, lite: "status", t: tStr, ascii: true},
 	{path: []string{"date"}, lite: "date", t: tInt, small: true},
 	{path: []string{"rank"}, lite: "rank", t: tStr},
+	{path: []string{"l", "[0]"}, lite: "l_0", t: tInt, small: true},
+	{path: []string{"l", "[1]"}, lite: "l_1", t: tInt, small: true},
+	{path: []string{"l", "[2]"}, lite: "l_2", t: tInt, small: true},
 }
 
 func columnsOf(t typ) []column {
@@ -139,8 +143,10 @@ type row struct {
 	id    int64
 	cells map[string]cell // by column.lite, except pk and id
 	// mKind is the shape of the map m: missing, DynamoDB NULL, or a map;
-	// subKind likewise for m.sub inside it.
-	mKind, subKind cellKind
+	// subKind likewise for m.sub inside it; lKind for the list l, of lLen
+	// elements (each a number or a DynamoDB NULL).
+	mKind, subKind, lKind cellKind
+	lLen                  int
 }
 
 // dataset is the generated table.
@@ -270,6 +276,13 @@ func genDataset(seed uint64, nP, nQ int) *dataset {
 				c["m_sub_z"] = genCell(r, 0.1, 0.05, func() cell { return cell{n: r.Int64N(7) - 3} })
 			}
 		}
+		rw.lKind = genCell(r, 0.15, 0.05, func() cell { return cell{} }).kind
+		if rw.lKind == cVal {
+			rw.lLen = r.IntN(4)
+			for i := range rw.lLen {
+				c["l_"+strconv.Itoa(i)] = genCell(r, 0, 0.1, func() cell { return cell{n: r.Int64N(11) - 5} })
+			}
+		}
 		ds.rows = append(ds.rows, rw)
 		ds.ints["id"] = append(ds.ints["id"], rw.id)
 		for name, v := range c {
@@ -330,6 +343,16 @@ func (rw row) item() value.Value {
 			m["sub"] = value.MapOf(sub)
 		}
 		attrs["m"] = value.MapOf(m)
+	}
+	switch rw.lKind {
+	case cNull:
+		attrs["l"] = value.NullValue()
+	case cVal:
+		elems := make([]value.Value, rw.lLen)
+		for i := range elems {
+			elems[i] = rw.cells["l_"+strconv.Itoa(i)].dynamo(tInt)
+		}
+		attrs["l"] = value.ListOf(elems)
 	}
 	return value.MapOf(attrs)
 }

@@ -20,6 +20,8 @@
 //	t, pk, a.b          ASCII strings of mixed case (LOWER/UPPER); a.b is one attribute
 //	b                   BOOL
 //	m, m.sub            maps read through document paths (m.x, m.sub.z)
+//	l                   a list of 0–3 small integers or NULLs, read as l[0], l[1], l[2]
+//	                    (out of range is NULL)
 //	status, date        keys of the sparse GSI ByStatus (S, N; INCLUDE value, name):
 //	                    often missing, never NULL (DynamoDB refuses NULL index keys)
 //	rank                string sort key of the sparse LSI ByRank (KEYS_ONLY)

@@ -32,6 +32,9 @@ func nameLabels(e *expr) []string {
 	if strings.Count(text, ".") > strings.Count(e.name, ".") {
 		ls = append(ls, "names: qualified by the alias")
 	}
+	if strings.Contains(e.name, "[") {
+		ls = append(ls, "names: list index")
+	}
 	switch e.name {
 	case "value", "count", "data", "size", "name", "status", "date":
 		ls = append(ls, "names: DynamoDB reserved word")

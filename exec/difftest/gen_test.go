@@ -79,7 +79,7 @@ func (g *gen) lit(t typ, small, ascii bool) *expr {
 			return intLit(bigValue(g.r))
 		}
 		if g.chance(0.6) {
-			for _, name := range []string{"i", "j", "m_x", "m_sub_z", "id", "my_attr", "h", "date"} {
+			for _, name := range []string{"i", "j", "m_x", "m_sub_z", "id", "my_attr", "h", "date", "l_0"} {
 				if g.chance(0.4) {
 					return intLit(pick(g, g.ds.ints[name]))
 				}

@@ -97,6 +97,9 @@ func (ds *dataset) starAttributes(id int64) []string {
 	if rw.mKind != cMissing {
 		rest = append(rest, "m")
 	}
+	if rw.lKind != cMissing {
+		rest = append(rest, "l")
+	}
 	sort.Strings(rest)
 	return append([]string{"pk", "id"}, rest...)
 }
@@ -112,6 +115,15 @@ func starRow(keys []string, vals []any) []any {
 	for i, c := range columns {
 		var v any = obj
 		for _, p := range c.path {
+			if strings.HasPrefix(p, "[") {
+				i, _ := strconv.Atoi(strings.Trim(p, "[]"))
+				if l, ok := v.([]any); ok && i < len(l) {
+					v = l[i]
+					continue
+				}
+				v = nil
+				break
+			}
 			m, ok := v.(map[string]any)
 			if !ok {
 				v = nil

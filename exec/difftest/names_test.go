@@ -74,11 +74,18 @@ func (g *gen) drawStyle() nameStyle {
 
 // ddbPath writes a document path, each component in a style of its own.
 func (g *gen) ddbPath(path []string) string {
-	parts := make([]string, len(path))
+	var b strings.Builder
 	for i, p := range path {
-		parts[i] = quoteName(p, g.drawStyle())
+		switch {
+		case strings.HasPrefix(p, "["): // a list index
+			b.WriteString(p)
+			continue
+		case i > 0:
+			b.WriteByte('.')
+		}
+		b.WriteString(quoteName(p, g.drawStyle()))
 	}
-	return strings.Join(parts, ".")
+	return b.String()
 }
 
 // colRef is a reference to column c written at random: bare or quoted,

@@ -546,7 +546,7 @@ func (g *gen) groupKey() *expr {
 
 func (g *gen) groupKey1() *expr {
 	if g.chance(0.55) {
-		c := pick(g, []string{"i", "j", "j", "d", "s", "t", "t", "b", "m_x", "m_y", "pk", "my_attr", "a_b", "h", "x_y", "status", "date", "rank"})
+		c := pick(g, []string{"i", "j", "j", "d", "s", "t", "t", "b", "m_x", "m_y", "pk", "my_attr", "a_b", "h", "x_y", "status", "date", "rank", "l_0", "l_1"})
 		return g.colRef(colByLite(c))
 	}
 	switch g.r.IntN(6) {
