@@ -404,5 +404,5 @@ var requiredConstructs = []string{
 	"keywords: UPPER", "keywords: lower", "keywords: Title", "layout: clauses on lines of their own",
 	"expr: TRUE or FALSE as a condition", "expr: NULL as a condition",
 	"options: parallel Scan segments", "options: --concurrency 1", "options: --consistent", "expr: ||",
-	"access: more than 100 keys", "names: list index",
+	"access: more than 100 keys", "names: list index", "expr: OR chain",
 }

@@ -373,6 +373,7 @@ func (g *gen) pred(depth int) *expr {
 			return mkSame(tBool, "integer as predicate", []*expr{e}, func(k []string) string { return k[0] })
 		}),
 	}
+	alts = append(alts, w(1, func() *expr { return g.orChain() }))
 	if depth > 0 {
 		alts = append(alts,
 			w(3, func() *expr {
@@ -856,4 +857,22 @@ func (g *gen) branchFilter() *expr {
 		return g.isNull(0)
 	}
 	return g.pred(1)
+}
+
+// orChain is x = a OR x = b OR … (3 to 8 comparisons of one column, now
+// and then of two), written without parentheses: pushed down as one flat
+// OR (a deeper one makes dynalite's parser exponentially slow, see doc.go).
+func (g *gen) orChain() *expr {
+	t := pick(g, []typ{tInt, tStr, tDec})
+	x, y := g.column(t, false, false), g.column(t, false, false)
+	var kids []*expr
+	for range 3 + g.r.IntN(6) {
+		c := x
+		if g.chance(0.2) {
+			c = y
+		}
+		op := pick(g, []string{"=", "=", "=", "<", ">="})
+		kids = append(kids, mkSame(tBool, "", []*expr{c, g.listLit(t)}, func(k []string) string { return k[0] + " " + op + " " + k[1] }))
+	}
+	return mkSame(tBool, "OR chain", kids, func(k []string) string { return "(" + strings.Join(k, " OR ") + ")" })
 }
