@@ -465,11 +465,22 @@ func cliEnv() []string {
 
 var (
 	cliOnce sync.Once
+	cliDir  string
 	cliBin  string
 	cliErr  error
 )
 
-// buildCLI builds the ddbsql command once per test process.
+// TestMain removes the command built for the command-line tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if cliDir != "" {
+		os.RemoveAll(cliDir)
+	}
+	os.Exit(code)
+}
+
+// buildCLI builds the ddbsql command once per test process (TestMain
+// removes it).
 func buildCLI(t *testing.T) string {
 	t.Helper()
 	cliOnce.Do(func() {
@@ -478,6 +489,7 @@ func buildCLI(t *testing.T) string {
 			cliErr = err
 			return
 		}
+		cliDir = dir
 		cliBin = filepath.Join(dir, "ddbsql")
 		cmd := exec.Command("go", "build", "-o", cliBin, "github.com/ddbsql/ddbsql/cmd/ddbsql")
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -487,7 +499,6 @@ func buildCLI(t *testing.T) string {
 	if cliErr != nil {
 		t.Fatal(cliErr)
 	}
-	t.Cleanup(func() { os.RemoveAll(filepath.Dir(cliBin)) })
 	return cliBin
 }
 
