@@ -77,7 +77,7 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 		return &aggregateOp{env: env, node: t, input: in}, nil
 	case *planner.Project:
 		if t.Star {
-			return &starOp{env: env, input: in}, nil
+			return &starOp{env: env, input: in, sources: t.StarSources}, nil
 		}
 		return &projectOp{env: env, exprs: t.Exprs, names: t.Names, input: in}, nil
 	case *planner.Distinct:

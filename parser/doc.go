@@ -33,12 +33,20 @@
 //     value usually goes are listed in Select.QuotedValues for hints.
 //   - x IN ['a', 'b'] (PartiQL's list literal) is x IN ('a', 'b'); a '['
 //     anywhere else starts a list index.
+//   - a || b joins strings (standard SQL, PartiQL, SQLite), not MySQL's
+//     logical OR: it reaches sqlparser as the one-bar operator (which
+//     parses just above the comparisons) and the planner binds that to
+//     concat; a | written alone (bitwise OR) is an "unsupported" error.
 //   - Names keep their case: keywords used as names (status, date, key,
 //     values…) are backticked before sqlparser sees them, which would
 //     otherwise reject or lowercase them. Table references and string
 //     literals are never rewritten as paths.
 //   - Numbers keep their exact text (IntVal/FloatVal); NumberText folds a
 //     unary sign without going through float64.
+//   - Select.ItemTexts holds each select item exactly as written, alias
+//     and AS removed: SQL engines name an unaliased output column after
+//     that text, which sqlparser's rendering does not reproduce (it
+//     lowercases keywords, respaces operators, shows our backticks).
 //   - ddbsql is read-only: any statement other than SELECT, EXPLAIN,
 //     DESCRIBE/DESC and SHOW TABLES/INDEXES is an "unsupported" error, as are
 //     WITH, window functions, FULL OUTER JOIN, UNION and query parameters.

@@ -167,6 +167,15 @@ func (r *nameRewriter) fromForSyntax(open int) bool {
 
 func (r *nameRewriter) punct(i int) *Error {
 	switch r.text(i) {
+	case "||":
+		// String concatenation, as in standard SQL, PartiQL and SQLite
+		// (sqlparser would read MySQL's logical OR). Handed over as the
+		// one-bar operator, which parses just above the comparisons; a
+		// bar written alone is no operator ddbsql has.
+		r.edits = append(r.edits, edit{start: r.toks[i].start, end: r.toks[i].end, text: "|"})
+	case "|":
+		return errAt(CodeUnsupported, r.toks[i].start, "the | operator (bitwise OR) is not supported",
+			"for string concatenation write a || b or CONCAT(a, b); for a logical OR write OR")
 	case "[":
 		if r.word(i-1) == "in" {
 			return r.listLiteral(i)

@@ -38,7 +38,7 @@ func parseSelect(src string, toks []token) (*Select, *Error) {
 		return nil, err
 	}
 	return &Select{AST: sel, Paths: rw.paths, QuotedValues: quotedValues(sel, rw.loneQuoted),
-		Text: src[start:end], Loc: Span{start, end}}, nil
+		ItemTexts: selectItemTexts(src, sig, sel), Text: src[start:end], Loc: Span{start, end}}, nil
 }
 
 // blank overwrites buf[a:b] with spaces, keeping line breaks.
@@ -123,5 +123,21 @@ func sqlError(src string, text rewritten, fail *sqlFailure, sig []token) *Error 
 	if what != "syntax error" {
 		msg = what + " at " + quoteSnippet(src[a:b])
 	}
-	return errAt(CodeSyntax, a, msg, tokenHint(src, a, b))
+	hint := tokenHint(src, a, b)
+	if hint == "" && hasConcat(src, sig) {
+		// a = 1 || b = 2 written for MySQL's OR reads as a chain of
+		// comparisons, which the grammar rejects.
+		hint = "|| joins strings, as in standard SQL; for a logical OR write OR"
+	}
+	return errAt(CodeSyntax, a, msg, hint)
+}
+
+// hasConcat reports whether the statement uses the || operator.
+func hasConcat(src string, sig []token) bool {
+	for _, t := range sig {
+		if isPunctTok(src, t, "||") {
+			return true
+		}
+	}
+	return false
 }

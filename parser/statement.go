@@ -31,8 +31,13 @@ type Select struct {
 	// meant strings; the planner says so when the statement fails, or when
 	// it compares with an attribute that may not exist.
 	QuotedValues []string
-	Text         string // the statement as written (original text, not the rewrite)
-	Loc          Span
+	// ItemTexts holds each select item as written, alias removed, in
+	// AST.SelectExprs order: the name of an unaliased output column that
+	// is not a plain column reference (SUM(x) + 1, COUNT(DISTINCT "a b")).
+	// nil when the items could not be lined up with the AST.
+	ItemTexts []string
+	Text      string // the statement as written (original text, not the rewrite)
+	Loc       Span
 }
 
 // Explain is EXPLAIN [ANALYZE] <select> (also DESCRIBE/DESC <select>).

@@ -194,6 +194,19 @@ var arithmeticOps = map[string]expr.Op{
 }
 
 func (b *binder) arithmetic(n *sqlparser.BinaryExpr) (expr.Expr, error) {
+	if n.Operator == sqlparser.BitOrStr {
+		// a || b (the parser hands || over as |; a | written alone is
+		// rejected there): string concatenation, CONCAT(a, b).
+		l, err := b.bind(n.Left)
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.bind(n.Right)
+		if err != nil {
+			return nil, err
+		}
+		return expr.Func{Name: "concat", Args: []expr.Expr{l, r}}, nil
+	}
 	op, ok := arithmeticOps[n.Operator]
 	if !ok {
 		return nil, errorf(CodeUnsupported, "the %s operator is not supported", n.Operator)

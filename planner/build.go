@@ -113,7 +113,8 @@ func (sp *selectPlanner) finish(node Node, items []expr.Expr, names []string, or
 }
 
 func (sp *selectPlanner) buildStar(node Node, rp *readPlan) (*Plan, error) {
-	node = &Project{Input: node, Star: true}
+	// Sort below the Project: ORDER BY may name columns the Project drops
+	// (another table's, with alias.*) or renames (a join's qualified ones).
 	if len(sp.order) > 0 && !rp.orderSatisfied {
 		s := &Sort{Input: node, Keys: sp.order}
 		if sp.count >= 0 {
@@ -121,8 +122,20 @@ func (sp *selectPlanner) buildStar(node Node, rp *readPlan) (*Plan, error) {
 		}
 		node = s
 	}
+	proj := &Project{Input: node, Star: true}
+	froms := sp.froms
+	if !sp.bareStar && len(sp.froms) > 1 && len(sp.starSources) < len(sp.froms) {
+		// alias.* in a join: that table's attributes, not the joined row's.
+		proj.StarSources = append([]int(nil), sp.starSources...)
+		froms = nil
+		for _, src := range sp.starSources {
+			froms = append(froms, sp.froms[src])
+			proj.StarAliases = append(proj.StarAliases, sp.froms[src].alias)
+		}
+	}
+	node = proj
 	var keys []string
-	for _, f := range sp.froms {
+	for _, f := range froms {
 		for _, k := range f.table.KeyNames() {
 			if !contains(keys, k) {
 				keys = append(keys, k)

@@ -99,6 +99,10 @@ func describe(n Node) (string, []string) {
 	case *Distinct:
 		return "Distinct (client)", nil
 	case *Project:
+		if t.Star && len(t.StarAliases) > 0 {
+			return "Project: " + strings.Join(t.StarAliases, ".*, ") + ".* (every attribute of " +
+				strings.Join(t.StarAliases, "'s and ") + "'s items)", nil
+		}
 		if t.Star {
 			return "Project: * (every attribute of each item)", nil
 		}

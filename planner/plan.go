@@ -124,6 +124,11 @@ type Project struct {
 	Exprs []expr.Expr
 	Names []string
 	Star  bool
+	// StarSources restricts a join's SELECT alias.* to the attributes of
+	// those FROM items (their indexes, aliases in StarAliases); nil keeps
+	// every item's.
+	StarSources []int
+	StarAliases []string
 }
 
 // Distinct removes duplicate rows (over all columns).

@@ -17,6 +17,10 @@ type SelectInput struct {
 	AST          *sqlparser.Select
 	Paths        map[string]value.Path
 	QuotedValues []string
+	// ItemTexts are the select items as written (parser.Select.ItemTexts),
+	// which name unaliased expression columns; nil to name them by the
+	// AST's rendering.
+	ItemTexts []string
 }
 
 // selectPlanner carries one SELECT through planning.
@@ -25,6 +29,7 @@ type selectPlanner struct {
 	cat   Catalog
 	opts  Options
 	ast   *sqlparser.Select
+	texts []string // select items as written (may be nil)
 	b     *binder
 	from  fromItem      // the first FROM item
 	froms []fromItem    // every FROM item, in written order (RIGHT JOIN swapped)
@@ -36,17 +41,22 @@ type selectPlanner struct {
 	conjuncts []expr.Expr  // WHERE, split on AND
 	items     []selectItem // select list (empty with star)
 	star      bool
-	groups    []expr.Expr
-	having    expr.Expr
-	order     []SortKey
-	distinct  bool
-	offset    int64
-	count     int64 // -1: no LIMIT
+	// starSources are the FROM items of alias.* stars (with no bare *),
+	// in select-list order: a join's alias.* selects that table's
+	// attributes only.
+	starSources []int
+	bareStar    bool
+	groups      []expr.Expr
+	having      expr.Expr
+	order       []SortKey
+	distinct    bool
+	offset      int64
+	count       int64 // -1: no LIMIT
 }
 
 // PlanSelect compiles a SELECT into a plan.
 func PlanSelect(ctx context.Context, cat Catalog, in SelectInput, opts Options) (*Plan, error) {
-	sp := &selectPlanner{ctx: ctx, cat: cat, opts: opts, ast: in.AST, count: -1}
+	sp := &selectPlanner{ctx: ctx, cat: cat, opts: opts, ast: in.AST, texts: in.ItemTexts, count: -1}
 	if err := sp.resolveFrom(in.Paths); err != nil {
 		return nil, err
 	}

@@ -21,13 +21,22 @@ func (sp *selectPlanner) bindSelectList() error {
 	b := sp.b
 	b.clause, b.allowAggregates = "the select list", true
 	defer func() { b.allowAggregates = false }()
-	for _, se := range sp.ast.SelectExprs {
+	for k, se := range sp.ast.SelectExprs {
 		switch n := se.(type) {
 		case *sqlparser.StarExpr:
-			if q := n.TableName.Name.String(); q != "" && b.sourceByAlias(q) < 0 {
+			sp.star = true
+			q := n.TableName.Name.String()
+			if q == "" {
+				sp.bareStar = true
+				continue
+			}
+			src := b.sourceByAlias(q)
+			if src < 0 {
 				return errorf(CodeUnknownColumn, "unknown table or alias %s in %s.*", q, q)
 			}
-			sp.star = true
+			if !containsInt(sp.starSources, src) {
+				sp.starSources = append(sp.starSources, src)
+			}
 		case *sqlparser.AliasedExpr:
 			e, err := b.bind(n.Expr)
 			if err != nil {
@@ -36,7 +45,7 @@ func (sp *selectPlanner) bindSelectList() error {
 			it := selectItem{expr: e, alias: n.As.String()}
 			it.name = it.alias
 			if it.name == "" {
-				it.name = sp.columnName(n.Expr, e)
+				it.name = sp.columnName(n.Expr, e, k)
 			}
 			sp.items = append(sp.items, it)
 		default:
@@ -49,13 +58,22 @@ func (sp *selectPlanner) bindSelectList() error {
 	return nil
 }
 
-// columnName names an unaliased output column the way MySQL does: a column
-// reference by its name (a document path in full), anything else by its text.
-func (sp *selectPlanner) columnName(raw sqlparser.Expr, bound expr.Expr) string {
+// columnName names unaliased output column k the way SQL engines do
+// (SQLite, MySQL): a column reference, even in parentheses, by its name (a
+// document path in full, however quoted or qualified), anything else by
+// its text as written.
+func (sp *selectPlanner) columnName(raw sqlparser.Expr, bound expr.Expr, k int) string {
 	if c, ok := bound.(expr.Column); ok {
-		if _, isCol := raw.(*sqlparser.ColName); isCol {
+		inner := raw
+		for p, ok := inner.(*sqlparser.ParenExpr); ok; p, ok = inner.(*sqlparser.ParenExpr) {
+			inner = p.Expr
+		}
+		if _, isCol := inner.(*sqlparser.ColName); isCol {
 			return c.Path.Plain()
 		}
+	}
+	if k < len(sp.texts) {
+		return sp.texts[k]
 	}
 	text := strings.ReplaceAll(sqlparser.String(raw), parser.SubstringFunc+"(", "substring(")
 	for synthetic, p := range sp.b.paths {
@@ -158,4 +176,13 @@ func limitNumber(e sqlparser.Expr, what string) (int64, error) {
 		return 0, errorf(CodeLimit, "%s must be a non-negative integer that fits 64 bits, got %s", what, lit.Val)
 	}
 	return i, nil
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }

@@ -143,3 +143,33 @@ func TestDynaliteEmptyString(t *testing.T) {
 		t.Logf("pushed down to dynalite: %s → ids %v", q, s.col(q))
 	}
 }
+
+// planner/selectlist.go named an unaliased expression column after
+// sqlparser's rendering of it, not its text: COUNT(DISTINCT v) became
+// "COUNT(distinct v)", v+1 "v + 1", COUNT(date) "COUNT(`date`)" (the
+// parser's own backticks), CONCAT(v, ',"x"') gained backslashes. SQLite
+// and MySQL use the text as written; a column reference keeps its name
+// however it is quoted or parenthesised. Found by the header check.
+func TestBugOutputNamesAsWritten(t *testing.T) {
+	s := newSmall(t, attrs{"v": num("1"), "date": num("2")})
+	if _, err := s.try("SELECT COUNT(DISTINCT v), v+1, \"v\"  *  2, (v), `date`, COUNT(date), CONCAT(v, ',\"x\"'), NULL, TRUE, v AS \"My V\" FROM {t} WHERE pk = 'P' GROUP BY v, date"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"COUNT(DISTINCT v)", "v+1", `"v"  *  2`, "v", "date", "COUNT(date)", `CONCAT(v, ',"x"')`, "NULL", "TRUE", "My V"}
+	if len(s.r.keys) != 1 || !reflect.DeepEqual(s.r.keys[0], want) {
+		t.Fatalf("output names %q, want %q", s.r.keys, want)
+	}
+}
+
+// parser/rewrite.go, planner/bind.go: || was MySQL's logical OR, so
+// SELECT s || 'x' printed true or false and WHERE s || 'x' = 'ax' matched
+// nothing, silently; standard SQL, PartiQL and SQLite join strings with it.
+func TestBugPipesConcatenate(t *testing.T) {
+	s := newSmall(t, attrs{"s": str("a"), "n": num("1.50")}, attrs{"n": num("2")})
+	s.rowsEqual("SELECT s || 'x', 'n=' || n || '!', s || NULL FROM {t} WHERE pk = 'P' ORDER BY id",
+		[]string{`"ax"`, `"n=1.5!"`, "NULL"}, []string{"NULL", `"n=2!"`, "NULL"})
+	s.want("SELECT id FROM {t} WHERE pk = 'P' AND s || 'x' = 'ax'", "1")
+	if _, err := s.try("SELECT id FROM {t} WHERE pk = 'P' AND n = 1 || n = 2"); err == nil || !strings.Contains(err.Error(), "for a logical OR write OR") {
+		t.Errorf("a = 1 || b = 2: want a syntax error saying || is no OR, got %v", err)
+	}
+}

@@ -14,7 +14,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	_ "modernc.org/sqlite" // database/sql driver "sqlite"
 
-	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/value"
 )
@@ -31,29 +30,50 @@ const (
 
 func (t typ) String() string { return [...]string{"bool", "int", "dec", "str"}[t] }
 
-// column describes one generated column: its ddbsql path and SQLite name.
+// column describes one generated column: its DynamoDB document path and
+// its SQLite name (which is also its key in row.cells).
 type column struct {
-	ddb   string // name or document path as written in ddbsql SQL
-	lite  string // column name in SQLite
+	path  []string // the attribute name, then map keys (m.sub.z)
+	lite  string   // column name in SQLite
 	t     typ
 	small bool // tInt: |v| <= 1000, safe to multiply
 	ascii bool // tStr: ASCII only (LOWER/UPPER agree)
 }
 
-// columns are the generated columns (pk and id are the key).
+// plain is the path as ddbsql names an output column (m.sub.z, my-attr,
+// l[0]).
+func (c column) plain() string { return strings.ReplaceAll(strings.Join(c.path, "."), ".[", "[") }
+
+// columns are the generated columns (pk and id are the key). Many
+// attribute names are DynamoDB reserved words (value, count, data, size,
+// name, status, date) or need quotes in SQL (my-attr, a.b — one attribute
+// whose name holds a dot —, #h, x y); references are written bare or
+// quoted at random (gen.colRef). status and date are the keys of the
+// sparse GSI ByStatus, rank (a string) the sort key of the LSI ByRank: an item
+// without them is not in the index.
 var columns = []column{
-	{ddb: "id", lite: "id", t: tInt, small: true},
-	{ddb: "pk", lite: "pk", t: tStr, ascii: true},
-	{ddb: "i", lite: "i", t: tInt, small: true},
-	{ddb: "j", lite: "j", t: tInt, small: true},
-	{ddb: "big", lite: "big", t: tInt},
-	{ddb: "d", lite: "d", t: tDec},
-	{ddb: "s", lite: "s", t: tStr},
-	{ddb: "t", lite: "t", t: tStr, ascii: true},
-	{ddb: "b", lite: "b", t: tBool},
-	{ddb: "m.x", lite: "m_x", t: tInt, small: true},
-	{ddb: "m.y", lite: "m_y", t: tStr},
-	{ddb: "m.sub.z", lite: "m_sub_z", t: tInt, small: true},
+	{path: []string{"id"}, lite: "id", t: tInt, small: true},
+	{path: []string{"pk"}, lite: "pk", t: tStr, ascii: true},
+	{path: []string{"value"}, lite: "i", t: tInt, small: true},
+	{path: []string{"count"}, lite: "j", t: tInt, small: true},
+	{path: []string{"data"}, lite: "big", t: tInt},
+	{path: []string{"size"}, lite: "d", t: tDec},
+	{path: []string{"name"}, lite: "s", t: tStr},
+	{path: []string{"t"}, lite: "t", t: tStr, ascii: true},
+	{path: []string{"b"}, lite: "b", t: tBool},
+	{path: []string{"m", "x"}, lite: "m_x", t: tInt, small: true},
+	{path: []string{"m", "y"}, lite: "m_y", t: tStr},
+	{path: []string{"m", "sub", "z"}, lite: "m_sub_z", t: tInt, small: true},
+	{path: []string{"my-attr"}, lite: "my_attr", t: tInt, small: true},
+	{path: []string{"a.b"}, lite: "a_b", t: tStr, ascii: true},
+	{path: []string{"#h"}, lite: "h", t: tInt, small: true},
+	{path: []string{"x y"}, lite: "x_y", t: tStr},
+	{path: []string{"status"}, lite: "status", t: tStr, ascii: true},
+	{path: []string{"date"}, lite: "date", t: tInt, small: true},
+	{path: []string{"rank"}, lite: "rank", t: tStr},
+	{path: []string{"l", "[0]"}, lite: "l_0", t: tInt, small: true},
+	{path: []string{"l", "[1]"}, lite: "l_1", t: tInt, small: true},
+	{path: []string{"l", "[2]"}, lite: "l_2", t: tInt, small: true},
 }
 
 func columnsOf(t typ) []column {
@@ -123,8 +143,10 @@ type row struct {
 	id    int64
 	cells map[string]cell // by column.lite, except pk and id
 	// mKind is the shape of the map m: missing, DynamoDB NULL, or a map;
-	// subKind likewise for m.sub inside it.
-	mKind, subKind cellKind
+	// subKind likewise for m.sub inside it; lKind for the list l, of lLen
+	// elements (each a number or a DynamoDB NULL).
+	mKind, subKind, lKind cellKind
+	lLen                  int
 }
 
 // dataset is the generated table.
@@ -142,10 +164,15 @@ var (
 	unicodePool = []string{
 		"", "a", "ab", "abc", "ABC", "a%b", "a_b", "100%", "50% off", "_x_", "%", "_",
 		"it's", "O'Brien", "''", `back\slash`, `\`, `a\%b`, "naïve", "Ünïcödé", "日本語", "日本",
-		"🎉", "emoji 🎉!", "Zürich", "zurich", "ß", "x y", "  ", "Ωmega", "ωmega", "é", "e\u0301",
+		"🎉", "emoji 🎉!", "line\nbreak", "tab\there", "cr\r\nlf", `dq"uote`, "comma,x", " lead", "trail ", "Zürich", "zurich", "ß", "x y", "  ", "Ωmega", "ωmega", "é", "e\u0301",
 	}
-	asciiPool = []string{"alpha", "Alpha", "ALPHA", "beta", "Beta", "gamma", "Gamma Ray", "delta-1", "delta_2", "x", "X", "", "mIxEd", "z"}
-	runePool  = []rune("aAbBzZ09 %_'\\é日🎉ßΩ-")
+	// rankPool holds the LSI's string sort keys (never ""), ordered byte
+	// by byte: prefixes of each other, case, LIKE wildcards, non-ASCII.
+	rankPool = []string{"a", "a#1", "a#10", "a#2", "a%", "a_b", "aB", "A", "b", "b-x", "é", "日本", "z", "10", "9", `x\y`}
+	// statusPool holds the GSI partition keys (never "").
+	statusPool = []string{"open", "closed", "review", "Open"}
+	asciiPool  = []string{"alpha", "Alpha", "ALPHA", "beta", "Beta", "gamma", "Gamma Ray", "delta-1", "delta_2", "x", "X", "", "mIxEd", "z"}
+	runePool   = []rune("aAbBzZ09 %_'\\é日🎉ßΩ-")
 )
 
 func randString(r *rand.Rand, ascii bool) string {
@@ -222,6 +249,24 @@ func genDataset(seed uint64, nP, nQ int) *dataset {
 			return cell{s: asciiPool[r.IntN(len(asciiPool))]}
 		})
 		c["b"] = genCell(r, 0.1, 0.05, func() cell { return cell{n: int64(r.IntN(2))} })
+		c["my_attr"] = genCell(r, 0.1, 0.03, func() cell { return cell{n: r.Int64N(10)} })
+		c["a_b"] = genCell(r, 0.1, 0.03, func() cell { return cell{s: asciiPool[r.IntN(len(asciiPool))]} })
+		c["h"] = genCell(r, 0.1, 0.03, func() cell { return cell{n: r.Int64N(7) - 3} })
+		c["x_y"] = genCell(r, 0.1, 0.03, func() cell { return cell{s: unicodePool[r.IntN(len(unicodePool))]} })
+		// Index keys: never a DynamoDB NULL nor "" (DynamoDB rejects both
+		// in an index key attribute); an item without them is not in the
+		// index.
+		c["status"] = genCell(r, 0.3, 0, func() cell { return cell{s: statusPool[r.IntN(len(statusPool))]} })
+		c["date"] = genCell(r, 0.12, 0, func() cell { return cell{n: r.Int64N(40)} })
+		if c["status"].kind == cVal && c["date"].kind != cVal {
+			// ddbsql reads a GSI by its partition key alone, trusting
+			// that an item with the GSI's partition key also has its sort
+			// key (planner/sparsehint.go): an item with status but no
+			// date would be missing from WHERE status = …, a documented
+			// assumption, not tested here (see doc.go).
+			c["date"] = cell{kind: cVal, n: r.Int64N(40)}
+		}
+		c["rank"] = genCell(r, 0.2, 0, func() cell { return cell{s: rankPool[r.IntN(len(rankPool))]} })
 		rw.mKind = genCell(r, 0.12, 0.04, func() cell { return cell{} }).kind
 		if rw.mKind == cVal {
 			c["m_x"] = genCell(r, 0.1, 0.05, func() cell { return cell{n: r.Int64N(11) - 5} })
@@ -229,6 +274,13 @@ func genDataset(seed uint64, nP, nQ int) *dataset {
 			rw.subKind = genCell(r, 0.2, 0.05, func() cell { return cell{} }).kind
 			if rw.subKind == cVal {
 				c["m_sub_z"] = genCell(r, 0.1, 0.05, func() cell { return cell{n: r.Int64N(7) - 3} })
+			}
+		}
+		rw.lKind = genCell(r, 0.15, 0.05, func() cell { return cell{} }).kind
+		if rw.lKind == cVal {
+			rw.lLen = r.IntN(4)
+			for i := range rw.lLen {
+				c["l_"+strconv.Itoa(i)] = genCell(r, 0, 0.1, func() cell { return cell{n: r.Int64N(11) - 5} })
 			}
 		}
 		ds.rows = append(ds.rows, rw)
@@ -270,8 +322,10 @@ func (rw row) item() value.Value {
 			dst[name] = v
 		}
 	}
-	for _, name := range []string{"i", "j", "big", "d", "s", "t", "b"} {
-		put(attrs, name, rw.cells[name].dynamo(colByLite(name).t))
+	for _, c := range columns {
+		if len(c.path) == 1 && c.lite != "pk" && c.lite != "id" {
+			put(attrs, c.path[0], rw.cells[c.lite].dynamo(c.t))
+		}
 	}
 	switch rw.mKind {
 	case cNull:
@@ -290,15 +344,29 @@ func (rw row) item() value.Value {
 		}
 		attrs["m"] = value.MapOf(m)
 	}
+	switch rw.lKind {
+	case cNull:
+		attrs["l"] = value.NullValue()
+	case cVal:
+		elems := make([]value.Value, rw.lLen)
+		for i := range elems {
+			elems[i] = rw.cells["l_"+strconv.Itoa(i)].dynamo(tInt)
+		}
+		attrs["l"] = value.ListOf(elems)
+	}
 	return value.MapOf(attrs)
 }
 
 // liteArgs are the row's SQLite column values, in liteColumns order.
 func (rw row) liteArgs() []any {
-	args := []any{rw.pk, rw.id}
-	for _, name := range liteColumns[2:] {
+	var args []any
+	for _, name := range liteColumns {
 		c := rw.cells[name]
 		switch {
+		case name == "pk":
+			args = append(args, rw.pk)
+		case name == "id":
+			args = append(args, rw.id)
 		case c.kind != cVal:
 			args = append(args, nil)
 		case colByLite(name).t == tStr:
@@ -310,23 +378,41 @@ func (rw row) liteArgs() []any {
 	return args
 }
 
-var liteColumns = []string{"pk", "id", "i", "j", "big", "d", "s", "t", "b", "m_x", "m_y", "m_sub_z"}
+// liteColumns are the SQLite columns: pk, id, then the others.
+var liteColumns = func() []string {
+	var out []string
+	for _, c := range columns {
+		out = append(out, c.lite)
+	}
+	return out
+}()
 
-// tableName is the unprefixed DynamoDB table name (and the SQLite table).
-const tableName = "difft"
+// tableName is the unprefixed DynamoDB table name (and the SQLite table);
+// gsiName and lsiName are its indexes.
+const (
+	tableName = "difft"
+	gsiName   = "ByStatus"
+	lsiName   = "ByRank"
+)
 
-// loadDynamo creates the table in dynalite and writes the rows; it returns
-// the table's full name.
-func loadDynamo(t testing.TB, ds *dataset) string {
+// loadDynamo creates the table on the backend and writes the rows; it
+// returns the table's full name.
+func loadDynamo(t testing.TB, be backend, ds *dataset) string {
 	t.Helper()
-	ctx := context.Background()
-	c := dynalitetest.Client(t)
-	prefix := dynalitetest.Prefix(t)
+	tbl := difftTable(ds)
+	if err := fixtures.Load(context.Background(), be.client, be.prefix, tbl); err != nil {
+		t.Fatal(err)
+	}
+	return tbl.Named(be.prefix)
+}
+
+// difftTable is the generated table: its definition and items.
+func difftTable(ds *dataset) *fixtures.Table {
 	items := make([]value.Value, len(ds.rows))
 	for k, rw := range ds.rows {
 		items[k] = rw.item()
 	}
-	tbl := &fixtures.Table{Name: tableName, Create: &dynamodb.CreateTableInput{
+	return &fixtures.Table{Name: tableName, Create: &dynamodb.CreateTableInput{
 		TableName:   aws.String(tableName),
 		BillingMode: types.BillingModePayPerRequest,
 		KeySchema: []types.KeySchemaElement{
@@ -336,12 +422,30 @@ func loadDynamo(t testing.TB, ds *dataset) string {
 		AttributeDefinitions: []types.AttributeDefinition{
 			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeN},
+			{AttributeName: aws.String("status"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("date"), AttributeType: types.ScalarAttributeTypeN},
+			{AttributeName: aws.String("rank"), AttributeType: types.ScalarAttributeTypeS},
 		},
+		// Sparse indexes: items without status and date are not in
+		// ByStatus, items without rank not in ByRank. Neither projects
+		// everything, so reads that need more fetch the items.
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName: aws.String(gsiName),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String("status"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("date"), KeyType: types.KeyTypeRange},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"value", "name"}},
+		}},
+		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{
+			IndexName: aws.String(lsiName),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("rank"), KeyType: types.KeyTypeRange},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+		}},
 	}, Items: items}
-	if err := fixtures.Load(ctx, c, prefix, tbl); err != nil {
-		t.Fatal(err)
-	}
-	return tbl.Named(prefix)
 }
 
 // openLite opens a private in-memory SQLite database with the rows loaded.
@@ -361,7 +465,7 @@ func openLite(t testing.TB, ds *dataset) *sql.DB {
 	t.Cleanup(func() { db.Close() })
 	stmts := []string{
 		"PRAGMA case_sensitive_like = ON",
-		"CREATE TABLE " + tableName + " (" + strings.Join(liteColumns, ", ") + ", PRIMARY KEY (pk, id))",
+		"CREATE TABLE " + tableName + ` ("` + strings.Join(liteColumns, `", "`) + `", PRIMARY KEY (pk, id))`,
 	}
 	for _, s := range stmts {
 		if _, err := db.Exec(s); err != nil {

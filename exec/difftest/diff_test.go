@@ -3,14 +3,19 @@ package difftest
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ddbsql/ddbsql/planner"
 )
 
 // Environment knobs (see doc.go).
@@ -44,6 +49,7 @@ func envInt(t *testing.T, name string, def uint64) uint64 {
 
 // harness holds one loaded dataset and the two engines.
 type harness struct {
+	be    backend
 	seed  uint64
 	ds    *dataset
 	table string
@@ -54,8 +60,8 @@ type harness struct {
 func newHarness(t *testing.T, seed uint64) *harness {
 	t.Helper()
 	ds := genDataset(seed, rowsP, rowsQ)
-	h := &harness{seed: seed, ds: ds, db: openLite(t, ds)}
-	h.table = loadDynamo(t, ds)
+	h := &harness{be: newBackend(t), seed: seed, ds: ds, db: openLite(t, ds)}
+	h.table = loadDynamo(t, h.be, ds)
 	return h
 }
 
@@ -71,6 +77,11 @@ type outcome struct {
 	ddb, lite       [][]norm
 	ddbErr, liteErr error
 	diff            string // "" when they agree
+	// refused names the error code with which ddbsql rightly declined
+	// the statement as written: scan_not_allowed for a WHERE without a
+	// key path (then re-run with AllowScan), sparse_index_hint for a
+	// hint that could change the result (nothing to compare).
+	refused string
 }
 
 func (h *harness) check(ctx context.Context, r *ddbRunner, q *query) outcome {
@@ -83,7 +94,31 @@ func (h *harness) check(ctx context.Context, r *ddbRunner, q *query) outcome {
 		o.liteSQL = all.render(true, h.table)
 	}
 	kinds := q.kinds()
+	if q.star {
+		kinds = starKinds()
+	}
+	r.s.Options.Segments, r.s.Concurrency, r.s.Options.Consistent = q.segments, q.concurrency, q.consistent
+	defer func() { r.s.Options.Segments, r.s.Concurrency, r.s.Options.Consistent = 0, 0, false }()
 	raw, err := r.run(ctx, o.ddbSQL, q.scan)
+	if q.consistent && hasCode(err, planner.CodeConsistentIndex) {
+		// --consistent cannot read a GSI: refused, rightly; read without.
+		o.refused = planner.CodeConsistentIndex
+		r.s.Options.Consistent = false
+		raw, err = r.run(ctx, o.ddbSQL, q.scan)
+	}
+	if (q.mix || q.hint != "") && !q.scan && hasCode(err, planner.CodeScanNotAllowed) {
+		// A hint may leave only a Scan of the index.
+		o.refused = planner.CodeScanNotAllowed
+		raw, err = r.run(ctx, o.ddbSQL, true)
+	}
+	if q.hint != "" && !q.hintHonoured && hasCode(err, planner.CodeSparseIndexHint) {
+		o.refused = planner.CodeSparseIndexHint
+		return o
+	}
+	keys := r.keys
+	if err == nil && q.star {
+		raw, err = h.starRows(raw, keys, q.index != "")
+	}
 	if err == nil {
 		o.ddb, err = normRows(raw, kinds, normDDB)
 	}
@@ -103,7 +138,40 @@ func (h *harness) check(ctx context.Context, r *ddbRunner, q *query) outcome {
 	default:
 		o.diff = compareRows(o.ddb, o.lite, q.ordered())
 	}
+	if o.diff == "" && !q.star {
+		o.diff = checkHeaders(keys, q.headers())
+	}
 	return o
+}
+
+// hasCode reports whether err is a planner error with this code.
+func hasCode(err error, code string) bool {
+	var pe *planner.Error
+	return errors.As(err, &pe) && pe.Code == code
+}
+
+// starRows checks that each SELECT * object holds exactly its item's
+// attributes (keys first, the rest by name; any order for an index read,
+// whose keys come first) and lays them out as SQLite's columns.
+func (h *harness) starRows(raw [][]any, keys [][]string, index bool) ([][]any, error) {
+	out := make([][]any, len(raw))
+	for i, vals := range raw {
+		row := starRow(keys[i], vals)
+		id, ok := row[0].(json.Number)
+		n, err := id.Int64()
+		if !ok || err != nil || n < 1 || int(n) > len(h.ds.rows) {
+			return nil, fmt.Errorf("SELECT * row %d: id %v is no item's", i, row[0])
+		}
+		want, got := h.ds.starAttributes(n), keys[i]
+		if index {
+			want, got = slices.Sorted(slices.Values(want)), slices.Sorted(slices.Values(got))
+		}
+		if !slices.Equal(got, want) {
+			return nil, fmt.Errorf("SELECT * row %d (id %d) has the attributes %q, want %q", i, n, keys[i], want)
+		}
+		out[i] = row
+	}
+	return out, nil
 }
 
 // shrink greedily simplifies a failing query while it keeps failing.
@@ -150,31 +218,31 @@ func TestDifferential(t *testing.T) {
 	if replay {
 		only = envInt(t, envQuery, 0)
 	}
-	t.Logf("seed %d (%s), %d queries", seed, envSeed, nQueries)
 	ctx := context.Background()
 	h := newHarness(t, seed)
+	t.Logf("seed %d (%s), %d queries, on %s (%s)", seed, envSeed, nQueries, h.be.name, envBackend)
 
 	type result struct {
-		n     uint64
-		q     *query
-		o     outcome
-		known string
-		plan  string // how a disjunctive key condition was planned
+		n      uint64
+		q      *query
+		o      outcome
+		known  string
+		labels []string // how the statement was planned and run
 	}
 	jobs := make(chan uint64)
 	results := make(chan result)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
-		r := newDDB(t) // one session per worker, made on the test goroutine
+		r := newDDBOn(t, h.be.client) // one session per worker, made on the test goroutine
 		go func() {
 			defer wg.Done()
 			for n := range jobs {
 				q := h.queryGen(n).genQuery()
 				o := h.check(ctx, r, q)
-				res := result{n: n, q: q, o: o}
+				res := result{n: n, q: q, o: o, labels: outcomeLabels(q, o)}
 				if q.keyExpr != nil {
-					res.plan = disjunctionPlan(r.explain(ctx, o.ddbSQL, q.scan))
+					res.labels = append(res.labels, disjunctionPlan(r.explain(ctx, o.ddbSQL, q.scan)))
 				}
 				if o.diff != "" {
 					res.known = h.knownDifference(ctx, r, q, o)
@@ -196,14 +264,16 @@ func TestDifferential(t *testing.T) {
 
 	cov := map[string]int{}
 	var failures, known []result
-	ran := 0
+	ran, rows := 0, 0
 	for res := range results {
 		ran++
-		for _, l := range res.q.labels() {
-			cov[l]++
-		}
-		if res.plan != "" {
-			cov[res.plan]++
+		rows += len(res.o.lite)
+		seen := map[string]bool{}
+		for _, l := range append(res.q.labels(), res.labels...) {
+			if !seen[l] {
+				cov[l]++
+				seen[l] = true
+			}
 		}
 		switch {
 		case res.o.diff == "":
@@ -214,7 +284,7 @@ func TestDifferential(t *testing.T) {
 		}
 	}
 	sort.Slice(failures, func(a, b int) bool { return failures[a].n < failures[b].n })
-	r := newDDB(t)
+	r := newDDBOn(t, h.be.client)
 	for i, f := range failures {
 		if i == 5 {
 			t.Errorf("… and %d more failing queries", len(failures)-5)
@@ -237,10 +307,30 @@ func TestDifferential(t *testing.T) {
 			t.Logf("known difference %q: %d queries, e.g. seed %d query %d: %s", b.name, len(rs), h.seed, rs[0].n, rs[0].o.ddbSQL)
 		}
 	}
-	t.Logf("%d queries, %d agreed, %d known differences, %d failures", ran, ran-len(failures)-len(known), len(known), len(failures))
+	t.Logf("%d queries (%d SQLite rows in all), %d agreed, %d known differences, %d failures", ran, rows, ran-len(failures)-len(known), len(known), len(failures))
 	if !replay {
 		checkCoverage(t, cov)
 	}
+}
+
+// outcomeLabels say how ddbsql answered a statement that it may decline.
+func outcomeLabels(q *query, o outcome) []string {
+	var ls []string
+	switch {
+	case q.mix && o.refused == planner.CodeScanNotAllowed:
+		ls = append(ls, "WHERE mixed: refused without --allow-scan")
+	case q.mix && o.ddbErr == nil:
+		ls = append(ls, "WHERE mixed: read by key without --allow-scan")
+	}
+	switch {
+	case q.hint != "" && o.refused == planner.CodeSparseIndexHint:
+		ls = append(ls, "hint: refused (sparse index)")
+	case q.hint != "" && o.refused == planner.CodeScanNotAllowed:
+		ls = append(ls, "hint: needs a Scan of the index")
+	case q.hint != "" && o.ddbErr == nil:
+		ls = append(ls, "hint: honoured")
+	}
+	return ls
 }
 
 // disjunctionPlan names how EXPLAIN says a disjunctive key condition is read.
@@ -299,4 +389,20 @@ var requiredConstructs = []string{
 	"expr: begins_with", "expr: contains", "expr: document path",
 	"expr: COUNT(*)", "expr: COUNT", "expr: COUNT(DISTINCT)", "expr: SUM", "expr: MIN", "expr: MAX", "expr: AVG",
 	"expr: HAVING AVG", "expr: HAVING BETWEEN", "expr: HAVING key comparison", "expr: HAVING alias",
+	"HAVING without GROUP BY", "access: empty partition", "OFFSET past the end", "header: duplicate names",
+	"names: bare", `names: "double quoted"`, "names: `backticked`", "names: qualified by the alias",
+	"names: DynamoDB reserved word", "names: needing quotes (my-attr)", "names: needing quotes (a.b)",
+	"names: needing quotes (#h)", "names: needing quotes (x y)", "expr: IN [ … ]", "expr: IN with duplicates",
+	"FROM: alias", "SELECT *", "SELECT alias.*",
+	"access: GSI key condition", "access: LSI sort-key condition", "access: key disjunction across table and GSI",
+	"access: index hint", "hint: honoured", "hint: refused (sparse index)", "hint: USE INDEX", "hint: FORCE INDEX",
+	"access: index read directly (Scan)", "access: index read directly (Query)",
+	"FROM: t.index (" + gsiName + ")", "FROM: t.index (" + lsiName + ")",
+	"WHERE: key and other conditions nested freely", "WHERE mixed: refused without --allow-scan",
+	"WHERE mixed: read by key without --allow-scan",
+	"expr: sort key BETWEEN", "expr: sort key begins_with", "expr: sort key LIKE prefix",
+	"keywords: UPPER", "keywords: lower", "keywords: Title", "layout: clauses on lines of their own",
+	"expr: TRUE or FALSE as a condition", "expr: NULL as a condition",
+	"options: parallel Scan segments", "options: --concurrency 1", "options: --consistent", "expr: ||",
+	"access: more than 100 keys", "names: list index", "expr: OR chain",
 }

@@ -15,9 +15,12 @@ type expr struct {
 	agg    bool // is or contains an aggregate
 	approx bool // SQLite computes it in floating point (AVG, /)
 	label  string
-	kids   []*expr
-	ddb    func(k []string) string
-	lite   func(k []string) string
+	// name is a column reference's output name (its plain path); "" for
+	// any other expression.
+	name string
+	kids []*expr
+	ddb  func(k []string) string
+	lite func(k []string) string
 }
 
 func (e *expr) render(lite bool) string {
@@ -84,15 +87,6 @@ func mkSame(t typ, label string, kids []*expr, f func([]string) string) *expr {
 
 func leaf(t typ, label, ddb, lite string) *expr {
 	return &expr{t: t, label: label, ddb: func([]string) string { return ddb }, lite: func([]string) string { return lite }}
-}
-
-func colRef(c column) *expr {
-	e := leaf(c.t, "column", c.ddb, c.lite)
-	if strings.Contains(c.ddb, ".") {
-		e.label = "document path"
-	}
-	e.small, e.ascii = c.small, c.ascii
-	return e
 }
 
 func intLit(n int64) *expr {

@@ -10,6 +10,9 @@ import (
 type gen struct {
 	r  *rand.Rand
 	ds *dataset
+	// alias is the table's alias in the query being drawn ("" for none):
+	// column references may be qualified by it.
+	alias string
 }
 
 func (g *gen) chance(p float64) bool { return g.r.Float64() < p }
@@ -60,7 +63,7 @@ func (g *gen) column(t typ, small, ascii bool) *expr {
 			cs = append(cs, c)
 		}
 	}
-	return colRef(pick(g, cs))
+	return g.colRef(pick(g, cs))
 }
 
 // lit draws a literal of type t, usually a value present in the data.
@@ -76,7 +79,7 @@ func (g *gen) lit(t typ, small, ascii bool) *expr {
 			return intLit(bigValue(g.r))
 		}
 		if g.chance(0.6) {
-			for _, name := range []string{"i", "j", "m_x", "m_sub_z", "id"} {
+			for _, name := range []string{"i", "j", "m_x", "m_sub_z", "id", "my_attr", "h", "date", "l_0"} {
 				if g.chance(0.4) {
 					return intLit(pick(g, g.ds.ints[name]))
 				}
@@ -99,7 +102,7 @@ func (g *gen) lit(t typ, small, ascii bool) *expr {
 	case ascii:
 		s = randString(g.r, true)
 	case g.chance(0.5):
-		s = pick(g, g.ds.strs[pick(g, []string{"s", "t", "m_y"})])
+		s = pick(g, g.ds.strs[pick(g, []string{"s", "t", "m_y", "a_b", "x_y", "status", "rank"})])
 	case g.chance(0.6):
 		s = pick(g, unicodePool)
 	default:
@@ -262,6 +265,10 @@ func (g *gen) strExpr(depth int, ascii bool) *expr {
 				e := mk(tStr, "CONCAT", []*expr{a, b},
 					func(k []string) string { return "CONCAT(" + k[0] + ", " + k[1] + ")" },
 					func(k []string) string { return "(" + k[0] + " || " + k[1] + ")" })
+				if g.chance(0.4) {
+					// Standard SQL's (and SQLite's) operator.
+					e = mkSame(tStr, "||", []*expr{a, b}, func(k []string) string { return "(" + k[0] + " || " + k[1] + ")" })
+				}
 				e.ascii = a.ascii && b.ascii
 				return e
 			}),
@@ -354,11 +361,19 @@ func (g *gen) pred(depth int) *expr {
 		w(2, func() *expr { return g.boolCol() }),
 		w(1, func() *expr { return g.dynamoFunc() }),
 		w(1, func() *expr {
+			// TRUE, FALSE or NULL as a condition of its own.
+			if g.chance(0.2) {
+				return leaf(tBool, "NULL as a condition", "NULL", "NULL")
+			}
+			return mkSame(tBool, "TRUE or FALSE as a condition", []*expr{boolLit(g.chance(0.5))}, func(k []string) string { return k[0] })
+		}),
+		w(1, func() *expr {
 			// An integer used as a predicate: TRUE unless 0 (MySQL and SQLite).
 			e := g.column(tInt, true, false)
 			return mkSame(tBool, "integer as predicate", []*expr{e}, func(k []string) string { return k[0] })
 		}),
 	}
+	alts = append(alts, w(1, func() *expr { return g.orChain() }))
 	if depth > 0 {
 		alts = append(alts,
 			w(3, func() *expr {
@@ -393,6 +408,9 @@ func (g *gen) cmp(depth int) *expr {
 	if isColumn(a) && isColumn(b) && a.render(false) == b.render(false) && !g.chance(0.1) {
 		// x op x says little (and was a pushdown bug, TestAttributeComparisons): keep it rare.
 		b = g.lit(t, false, false)
+	}
+	if g.chance(0.03) {
+		b = nullLit(t) // UNKNOWN whatever a is
 	}
 	if g.chance(0.2) {
 		a, b = b, a
@@ -431,13 +449,31 @@ func (g *gen) inList(depth int) *expr {
 	for range 1 + g.r.IntN(4) {
 		kids = append(kids, g.listLit(t))
 	}
+	dup := g.chance(0.15)
+	if dup {
+		kids = append(kids, kids[1+g.r.IntN(len(kids)-1)])
+	}
 	if g.chance(0.15) {
 		kids = append(kids, nullLit(t))
 	}
 	op := pick(g, []string{"IN", "NOT IN"})
-	return mkSame(tBool, op, kids, func(k []string) string {
-		return "(" + k[0] + " " + op + " (" + strings.Join(k[1:], ", ") + "))"
-	})
+	// PartiQL's [ … ] list (ddbsql only; SQLite reads ( … )).
+	open, closing := "(", ")"
+	if g.chance(0.3) {
+		open, closing = "[", "]"
+	}
+	e := mk(tBool, op, kids,
+		func(k []string) string {
+			return "(" + k[0] + " " + op + " " + open + strings.Join(k[1:], ", ") + closing + ")"
+		},
+		func(k []string) string { return "(" + k[0] + " " + op + " (" + strings.Join(k[1:], ", ") + "))" })
+	switch {
+	case open == "[":
+		e = mkSame(tBool, "IN [ … ]", []*expr{e}, func(k []string) string { return k[0] })
+	case dup:
+		e = mkSame(tBool, "IN with duplicates", []*expr{e}, func(k []string) string { return k[0] })
+	}
+	return e
 }
 
 func (g *gen) between(depth int) *expr {
@@ -614,26 +650,96 @@ func (g *gen) division() *expr {
 	return e
 }
 
-// keyCond is the query's key condition, the same text in both dialects.
-func (g *gen) keyCond() (string, string) {
+// keyCond is the query's key condition.
+func (g *gen) keyCond() (*expr, string) {
 	pk := "pk = 'P'"
 	label := "Query"
-	if g.chance(0.1) {
+	switch f := g.r.Float64(); {
+	case f < 0.1:
 		pk = "pk IN ('P', 'Q')"
 		label = "Query pk IN"
+	case f < 0.14:
+		// An empty partition: aggregates over no rows (COUNT 0, SUM NULL).
+		return g.keyText(pick(g, []string{"pk = 'R'", "pk IN ('R', 'S')", "pk = 'P' AND id > 1000"})), "empty partition"
+	case f < 0.17:
+		// More keys than one BatchGetItem takes (100), some repeated,
+		// some of no item.
+		ids := make([]string, 101+g.r.IntN(80))
+		for i := range ids {
+			ids[i] = strconv.Itoa(1 + g.r.IntN(380))
+		}
+		return g.keyText(pk + " AND id IN (" + strings.Join(ids, ", ") + ")"), "more than 100 keys"
 	}
 	if g.chance(0.3) {
-		return pk, label
+		return g.keyText(pk), label
 	}
 	a := g.r.Int64N(380)
 	switch g.r.IntN(6) {
 	case 0:
 		b := a + g.r.Int64N(200)
-		return pk + " AND id BETWEEN " + strconv.FormatInt(a, 10) + " AND " + strconv.FormatInt(b, 10), label + " + sort key"
+		return g.keyText(pk + " AND id BETWEEN " + g.keyNumber(a) + " AND " + g.keyNumber(b)), label + " + sort key"
 	case 1:
-		return pk + " AND id = " + strconv.FormatInt(a, 10), label + " + id ="
+		return g.keyText(pk + " AND id = " + g.keyNumber(a)), label + " + id ="
 	}
-	return pk + " AND id " + pick(g, []string{"<", "<=", ">", ">="}) + " " + strconv.FormatInt(a, 10), label + " + sort key"
+	return g.keyText(pk + " AND id " + pick(g, []string{"<", "<=", ">", ">="}) + " " + g.keyNumber(a)), label + " + sort key"
+}
+
+// keyNumber writes a sort-key bound: mostly the integer, now and then
+// with a fraction (.5: between two keys) or as 7.0 or 7e0 (the same
+// number, which DynamoDB normalises in keys).
+func (g *gen) keyNumber(a int64) string {
+	n := strconv.FormatInt(a, 10)
+	switch f := g.r.Float64(); {
+	case f < 0.05:
+		return n + ".5"
+	case f < 0.08:
+		return n + ".0"
+	case f < 0.1:
+		return n + "e0"
+	}
+	return n
+}
+
+// keyNames are the key attributes (of the table and its indexes) that key
+// condition texts mention.
+var keyNames = map[string]bool{"pk": true, "id": true, "status": true, "date": true, "rank": true}
+
+// keyText is a condition written as SQLite text: ddbsql's version writes
+// each key attribute name in a style drawn at random (qualified by the
+// alias now and then), and IN lists now and then as PartiQL [ … ].
+func (g *gen) keyText(s string) *expr {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'') + i + 2
+			b.WriteString(s[i:j])
+			i = j
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] == '_') {
+				j++
+			}
+			w := s[i:j]
+			if keyNames[w] {
+				if g.alias != "" && g.chance(0.3) {
+					b.WriteString(quoteName(g.alias, g.drawStyle()) + ".")
+				}
+				w = quoteName(w, g.drawStyle())
+			}
+			b.WriteString(w)
+			i = j
+		case c == '(' && strings.HasSuffix(b.String(), "IN ") && g.chance(0.3):
+			j := strings.IndexByte(s[i:], ')') + i
+			b.WriteString("[" + s[i+1:j] + "]")
+			i = j + 1
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return leaf(tBool, "", b.String(), s)
 }
 
 // litLess orders two literals of the same type (numbers by value, strings
@@ -657,7 +763,7 @@ func litLess(a, b *expr) bool {
 // branches and must come back once. Now and then one branch has no key
 // condition: the statement then needs a Scan (scan is true).
 func (g *gen) keyDisjunction() (e *expr, label string, scan bool) {
-	text := func(s string) *expr { return leaf(tBool, "", s, s) }
+	text := g.keyText
 	or := func(kids []*expr) *expr {
 		return mkSame(tBool, "key OR", kids, func(k []string) string { return "(" + strings.Join(k, " OR ") + ")" })
 	}
@@ -751,4 +857,22 @@ func (g *gen) branchFilter() *expr {
 		return g.isNull(0)
 	}
 	return g.pred(1)
+}
+
+// orChain is x = a OR x = b OR … (3 to 8 comparisons of one column, now
+// and then of two), written without parentheses: pushed down as one flat
+// OR (a deeper one makes dynalite's parser exponentially slow, see doc.go).
+func (g *gen) orChain() *expr {
+	t := pick(g, []typ{tInt, tStr, tDec})
+	x, y := g.column(t, false, false), g.column(t, false, false)
+	var kids []*expr
+	for range 3 + g.r.IntN(6) {
+		c := x
+		if g.chance(0.2) {
+			c = y
+		}
+		op := pick(g, []string{"=", "=", "=", "<", ">="})
+		kids = append(kids, mkSame(tBool, "", []*expr{c, g.listLit(t)}, func(k []string) string { return k[0] + " " + op + " " + k[1] }))
+	}
+	return mkSame(tBool, "OR chain", kids, func(k []string) string { return "(" + strings.Join(k, " OR ") + ")" })
 }

@@ -259,3 +259,30 @@ func TestJoinBugSelfJoinHintNumericKeys(t *testing.T) {
 	s.wantErr("SELECT x.id FROM {d} x JOIN {d} y ON y.ak = x.ak WHERE x.pk = 'P'", false,
 		"self-join of table {d} (as x and y)", "SELECT … FROM {d} WHERE pk = '…' [AND id BETWEEN … AND …]")
 }
+
+// planner/selectlist.go, exec/starop.go: SELECT a.* in a join returned
+// the whole joined row (every table's attributes), as SELECT * does; SQL
+// returns a's columns only. Found writing the join generator's alias.*,
+// which then also showed that the Sort must run below the projection.
+func TestJoinBugQualifiedStar(t *testing.T) {
+	s := joinSemantics(t)
+	q := "SELECT a.* FROM {d} d JOIN {a} a ON a.ak = d.ak WHERE d.pk = 'P' AND d.id = 1"
+	if _, err := s.try(q, false); err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]string{{"ak", "v"}}; !reflect.DeepEqual(s.r.keys, want) {
+		t.Errorf("%s: keys %q, want %q", q, s.r.keys, want)
+	}
+	q = "SELECT d.* FROM {d} d LEFT JOIN {b} b ON b.bk = d.bk WHERE d.pk = 'P' AND d.id IN (1, 3) ORDER BY d.id, b.s"
+	if _, err := s.try(q, false); err != nil {
+		t.Fatal(err)
+	}
+	dKeys := []string{"pk", "id", "ak", "bk", "grp", "s"}
+	if want := [][]string{dKeys, dKeys, {"pk", "id", "ak", "bk", "s"}}; !reflect.DeepEqual(s.r.keys, want) {
+		t.Errorf("%s: keys %q, want %q", q, s.r.keys, want)
+	}
+	// ORDER BY another table's columns, which b.* does not output: the
+	// sort runs before the projection.
+	s.want("SELECT b.* FROM {d} d JOIN {b} b ON b.bk = d.bk WHERE d.pk = 'P' AND d.id IN (1, 4) ORDER BY b.s DESC, d.id", false,
+		`"B1" | 2 | ""`, `"B1" | 2 | ""`, `"B1" | 1 | "x"`, `"B1" | 1 | "x"`)
+}

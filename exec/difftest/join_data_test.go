@@ -13,7 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/value"
 )
@@ -273,10 +272,20 @@ func jattrs(pairs ...string) []types.AttributeDefinition {
 	return out
 }
 
-// loadJoinDynamo creates the four tables in dynalite under one prefix.
-func loadJoinDynamo(t testing.TB, jd *joinData) {
+// loadJoinDynamo creates the four tables on the backend under one prefix.
+func loadJoinDynamo(t testing.TB, be backend, jd *joinData) {
 	t.Helper()
-	prefix := dynalitetest.Prefix(t)
+	tbls := joinTables(jd)
+	for _, jt := range jd.tables() {
+		jt.ddb = be.prefix + jt.name
+	}
+	if err := fixtures.Load(context.Background(), be.client, be.prefix, tbls...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// joinTables are the four tables: definitions and items.
+func joinTables(jd *joinData) []*fixtures.Table {
 	var tbls []*fixtures.Table
 	for _, jt := range jd.tables() {
 		in := *jt.create
@@ -299,11 +308,8 @@ func loadJoinDynamo(t testing.TB, jd *joinData) {
 			items[k] = value.MapOf(m)
 		}
 		tbls = append(tbls, &fixtures.Table{Name: jt.name, Create: &in, Items: items})
-		jt.ddb = prefix + jt.name
 	}
-	if err := fixtures.Load(context.Background(), dynalitetest.Client(t), prefix, tbls...); err != nil {
-		t.Fatal(err)
-	}
+	return tbls
 }
 
 // openJoinLite loads the same rows into an in-memory SQLite database

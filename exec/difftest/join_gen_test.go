@@ -92,12 +92,26 @@ type jquery struct {
 	// unique id, so rows are ordered up to the matches of one driving row:
 	// compared as multisets, and ddbsql's rows must be sorted by them.
 	driverOrder bool
+	// How names and keywords are written: each FROM item's table name and
+	// alias (by alias), USING's column, and the keywords' case.
+	fromText  map[string]string
+	usingText string
+	kwCase    keywordCase
+	// starOf: SELECT starOf.* (one table's attributes) instead of items.
+	starOf *jtable
 }
 
 func (q *jquery) ordered() bool { return q.total && len(q.order) > 0 }
 func (q *jquery) subset() bool  { return q.limit >= 0 && !q.ordered() }
 
 func (q *jquery) kinds() []outKind {
+	if t := q.starOf; t != nil {
+		ks := make([]outKind, len(t.cols))
+		for k, c := range t.cols {
+			ks[k] = [...]outKind{jInt: kExact, jStr: kStr, jMixed: kMixed}[c.t]
+		}
+		return ks
+	}
 	ks := make([]outKind, len(q.items))
 	for i, it := range q.items {
 		ks[i] = jkind(it.e)
@@ -139,6 +153,17 @@ func (q *jquery) render(lite bool) string {
 	if q.kind == qDistinct {
 		b.WriteString("DISTINCT ")
 	}
+	if t := q.starOf; t != nil {
+		if lite {
+			names := make([]string, len(t.cols))
+			for k, c := range t.cols {
+				names[k] = t.alias + "." + c.name
+			}
+			b.WriteString(strings.Join(names, ", "))
+		} else {
+			b.WriteString(q.fromAlias(t) + ".*")
+		}
+	}
 	for i, it := range q.items {
 		if i > 0 {
 			b.WriteString(", ")
@@ -155,10 +180,14 @@ func (q *jquery) render(lite bool) string {
 		}
 		if lite {
 			b.WriteString(f.t.name + " " + f.t.alias)
+		} else if text, ok := q.fromText[f.t.alias]; ok {
+			b.WriteString(text)
 		} else {
 			b.WriteString("`" + f.t.ddb + "` " + f.t.alias)
 		}
 		switch {
+		case f.using != "" && !lite && q.usingText != "":
+			b.WriteString(" USING (" + q.usingText + ")")
 		case f.using != "":
 			b.WriteString(" USING (" + f.using + ")")
 		case len(f.on) > 0:
@@ -206,7 +235,58 @@ func (q *jquery) render(lite bool) string {
 			fmt.Fprintf(&b, " LIMIT %d", q.limit)
 		}
 	}
-	return b.String()
+	if lite {
+		return b.String()
+	}
+	return recase(b.String(), q.kwCase)
+}
+
+// fromAlias is table t's alias as FROM writes it (for t.*).
+func (q *jquery) fromAlias(t *jtable) string {
+	text, ok := q.fromText[t.alias]
+	if !ok {
+		return t.alias
+	}
+	return text[strings.LastIndexByte(text, ' ')+1:]
+}
+
+// styleFrom draws how FROM writes each table (quotes, AS, the alias's
+// quotes) and USING's column, and the keywords' case.
+func (g *jgen) styleFrom(q *jquery) {
+	q.fromText = map[string]string{}
+	for _, f := range q.from {
+		text := quoteName(f.t.ddb, pick(&g.gen, []nameStyle{styleDouble, styleBacktick}))
+		if g.chance(0.4) {
+			text += " AS"
+		}
+		q.fromText[f.t.alias] = text + " " + quoteName(f.t.alias, g.drawStyle())
+		if f.using != "" {
+			q.usingText = quoteName(f.using, g.drawStyle())
+		}
+	}
+	q.kwCase = pick(&g.gen, []keywordCase{caseUpper, caseUpper, caseLower, caseTitle})
+	g.label(keywordCaseLabels[q.kwCase])
+}
+
+// itemName is the output name of select item i (see headers_test.go).
+func (q *jquery) itemName(i int) string {
+	it := q.items[i]
+	if it.alias != "" {
+		return unquote(it.alias)
+	}
+	if it.e.name != "" {
+		return it.e.name
+	}
+	return recase(it.e.render(false), q.kwCase)
+}
+
+// headers are the JSON keys ddbsql must write.
+func (q *jquery) headers() []string {
+	names := make([]string, len(q.items))
+	for i := range q.items {
+		names[i] = q.itemName(i)
+	}
+	return uniqueKeys(names)
 }
 
 // jgen draws join queries over a joinData.
@@ -219,40 +299,50 @@ type jgen struct {
 
 func (g *jgen) label(l string) { g.q.labels = append(g.q.labels, l) }
 
-// jcolRef is alias.col as an expression.
-func jcolRef(t *jtable, c jcol) *expr {
-	text := t.alias + "." + c.name
-	var e *expr
-	switch c.t {
-	case jInt:
-		e = leaf(tInt, "column", text, text)
-		e.small = true
-	case jStr:
-		e = leaf(tStr, "column", text, text)
-		e.ascii = true
-	default:
-		e = leaf(tMixed, "column", text, text)
-	}
+// jcolRef is alias.col as an expression: ddbsql's text writes the alias
+// and the name bare or quoted at random, SQLite's is plain.
+func (g *jgen) jcolRef(t *jtable, c jcol) *expr {
+	lite := t.alias + "." + c.name
+	ddb := quoteName(t.alias, g.drawStyle()) + "." + quoteName(c.name, g.drawStyle())
+	e := leaf(jtype(c), "column", ddb, lite)
+	e.small, e.ascii = c.t == jInt, c.t == jStr
+	e.name = c.name
 	return e
 }
 
-func (g *jgen) colOf(t *jtable, name string) *expr { return jcolRef(t, t.col(name)) }
+// jtype is the expression type of a column.
+func jtype(c jcol) typ {
+	switch c.t {
+	case jInt:
+		return tInt
+	case jStr:
+		return tStr
+	}
+	return tMixed
+}
+
+func (g *jgen) colOf(t *jtable, name string) *expr { return g.jcolRef(t, t.col(name)) }
 
 // column draws a column of a table in scope of type want (tMixed: any join
 // attribute); ok is false when none exists.
 func (g *jgen) columnOf(want typ, tables []*jtable) (*expr, bool) {
-	var cs []*expr
+	type col struct {
+		t *jtable
+		c jcol
+	}
+	var cs []col
 	for _, t := range tables {
 		for _, c := range t.cols {
-			if e := jcolRef(t, c); e.t == want {
-				cs = append(cs, e)
+			if jtype(c) == want {
+				cs = append(cs, col{t, c})
 			}
 		}
 	}
 	if len(cs) == 0 {
 		return nil, false
 	}
-	return pick(&g.gen, cs), true
+	c := pick(&g.gen, cs)
+	return g.jcolRef(c.t, c.c), true
 }
 
 func (g *jgen) anyColumn(tables []*jtable) *expr {
@@ -266,7 +356,7 @@ func (g *jgen) anyColumn(tables []*jtable) *expr {
 // litFor draws a literal for comparisons with column e (usually a value
 // present in the data).
 func (g *jgen) litFor(e *expr) *expr {
-	key := e.render(false)
+	key := e.render(true)
 	switch e.t {
 	case tInt:
 		if vs := g.jd.ints[key]; len(vs) > 0 && g.chance(0.7) {
@@ -605,6 +695,7 @@ func (g *jgen) genJoinQuery() *jquery {
 		q.consistent = true
 		g.label("--consistent")
 	}
+	g.styleFrom(q)
 	return q
 }
 
@@ -868,8 +959,9 @@ func (g *jgen) selectExpr() *expr {
 		}
 	}
 	n := pick(&g.gen, names)
-	e := leaf(tInt, "unqualified key", n, n)
+	e := leaf(tInt, "unqualified key", quoteName(n, g.drawStyle()), n)
 	e.small = true
+	e.name = n
 	return e
 }
 
@@ -954,6 +1046,15 @@ func (g *jgen) finish(q *jquery) {
 	g.label("shape: " + qkindNames[q.kind])
 	switch q.kind {
 	case qPlain:
+		if g.chance(0.08) {
+			// SELECT t.*: one table's attributes, whatever it joins.
+			q.starOf = pick(&g.gen, g.scope)
+			g.label("shape: SELECT t.*")
+			if g.chance(0.6) {
+				g.tieBreak(q)
+			}
+			break
+		}
 		for range 1 + g.r.IntN(4) {
 			q.items = append(q.items, item{e: g.selectExpr()})
 		}
@@ -963,7 +1064,7 @@ func (g *jgen) finish(q *jquery) {
 			d := g.jd.d
 			keys := []*expr{g.colOf(d, "id")}
 			if g.chance(0.6) {
-				keys = append([]*expr{jcolRef(d, pick(&g.gen, d.cols))}, keys...)
+				keys = append([]*expr{g.jcolRef(d, pick(&g.gen, d.cols))}, keys...)
 			}
 			desc := g.chance(0.4)
 			for _, k := range keys {

@@ -21,6 +21,7 @@ const (
 
 // joinHarness holds the loaded join tables and both engines.
 type joinHarness struct {
+	be   backend
 	seed uint64
 	jd   *joinData
 	db   *sql.DB
@@ -30,8 +31,8 @@ type joinHarness struct {
 func newJoinHarness(t *testing.T, seed uint64) *joinHarness {
 	t.Helper()
 	jd := genJoinData(seed)
-	h := &joinHarness{seed: seed, jd: jd, db: openJoinLite(t, jd)}
-	loadJoinDynamo(t, jd)
+	h := &joinHarness{be: newBackend(t), seed: seed, jd: jd, db: openJoinLite(t, jd)}
+	loadJoinDynamo(t, h.be, jd)
 	return h
 }
 
@@ -53,9 +54,13 @@ func (h *joinHarness) check(ctx context.Context, r *ddbRunner, q *jquery) outcom
 	r.s.Options.Consistent = q.consistent
 	defer func() { r.s.Options.Consistent = false }()
 	raw, err := r.run(ctx, o.ddbSQL, q.scan)
+	if err == nil && q.starOf != nil {
+		raw, err = jstarRows(raw, r.keys, q.starOf)
+	}
 	if err == nil {
 		o.ddb, err = normRows(raw, kinds, jnormDDB)
 	}
+	keys := r.keys
 	o.ddbErr = err
 	h.dbMu.Lock()
 	lraw, err := runLite(ctx, h.db, o.liteSQL)
@@ -75,7 +80,64 @@ func (h *joinHarness) check(ctx context.Context, r *ddbRunner, q *jquery) outcom
 	if o.diff == "" && q.driverOrder {
 		o.diff = checkSorted(o.ddb, q.order)
 	}
+	if o.diff == "" && q.starOf == nil {
+		o.diff = checkHeaders(keys, q.headers())
+	}
 	return o
+}
+
+// jstarRows checks that each SELECT t.* object holds exactly the
+// attributes of t's item (keys first, then by name; none for a row that a
+// LEFT join extended with NULLs) and lays them out as SQLite's columns
+// t.col, … (the driving table's padding is not one).
+func jstarRows(raw [][]any, keys [][]string, t *jtable) ([][]any, error) {
+	out := make([][]any, len(raw))
+	for i, vals := range raw {
+		obj := map[string]any{}
+		for k, name := range keys[i] {
+			obj[name] = vals[k]
+		}
+		row := make([]any, len(t.cols))
+		for k, c := range t.cols {
+			row[k] = obj[c.name]
+		}
+		want := t.attributes(obj)
+		if !slices.Equal(keys[i], want) {
+			return nil, fmt.Errorf("SELECT %s.* row %d has the attributes %q, want %q", t.alias, i, keys[i], want)
+		}
+		out[i] = row
+	}
+	return out, nil
+}
+
+// attributes are the attribute names of the item whose unique key obj
+// holds, in SELECT * order; none when obj has no key (NULL-extended).
+func (t *jtable) attributes(obj map[string]any) []string {
+	for _, rw := range t.rows {
+		match := true
+		for _, u := range t.unique {
+			v, ok := obj[u]
+			match = match && ok && fmt.Sprint(v) == fmt.Sprint(rw[u].lite())
+		}
+		if !match {
+			continue
+		}
+		var keys, rest []string
+		for _, c := range t.cols {
+			switch {
+			case c.key:
+				keys = append(keys, c.name)
+			case rw[c.name].kind != cMissing:
+				rest = append(rest, c.name)
+			}
+		}
+		if t.alias == "d" {
+			rest = append(rest, "pad")
+		}
+		sort.Strings(rest)
+		return append(keys, rest...)
+	}
+	return nil
 }
 
 // checkSorted checks that rows are sorted by the ORDER BY items (NULLs
@@ -207,9 +269,9 @@ func TestJoinDifferential(t *testing.T) {
 	if replay {
 		only = envInt(t, envJoinQuery, 0)
 	}
-	t.Logf("seed %d (%s), %d join queries", seed, envSeed, nQueries)
 	ctx := context.Background()
 	h := newJoinHarness(t, seed)
+	t.Logf("seed %d (%s), %d join queries, on %s (%s)", seed, envSeed, nQueries, h.be.name, envBackend)
 
 	type result struct {
 		n      uint64
@@ -222,7 +284,7 @@ func TestJoinDifferential(t *testing.T) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
-		r := newDDB(t)
+		r := newDDBOn(t, h.be.client)
 		go func() {
 			defer wg.Done()
 			for n := range jobs {
@@ -265,7 +327,7 @@ func TestJoinDifferential(t *testing.T) {
 		}
 	}
 	sort.Slice(failures, func(a, b int) bool { return failures[a].n < failures[b].n })
-	r := newDDB(t)
+	r := newDDBOn(t, h.be.client)
 	for i, f := range failures {
 		if i == 5 {
 			t.Errorf("… and %d more failing join queries", len(failures)-5)
@@ -314,4 +376,5 @@ var requiredJoinConstructs = []string{
 	"WHERE: key IS [NOT] NULL on the optional side", "WHERE: predicate on the optional side",
 	"shape: plain", "shape: DISTINCT", "shape: aggregate without GROUP BY", "shape: GROUP BY", "GROUP BY two keys", "HAVING",
 	"ORDER BY (total)", "ORDER BY the driving table only", "plan: ORDER BY from the driving read (no Sort)", "LIMIT", "OFFSET", "LIMIT without ORDER BY",
+	"shape: SELECT t.*", "keywords: UPPER", "keywords: lower", "keywords: Title",
 }

@@ -42,20 +42,47 @@ type ref struct {
 }
 
 type query struct {
-	kind      qkind
-	scan      bool   // no key condition: a Scan (AllowScan)
-	keyCond   string // "pk = 'P' …" in both dialects; "" for a scan
-	keyExpr   *expr  // instead of keyCond: a key condition in disjunctive form
-	keyLabel  string
-	items     []item
-	where     *expr
-	group     []ref
-	having    *expr
-	order     []ref
-	total     bool // ORDER BY determines the order completely (ends in a unique key)
-	limit     int  // -1: none
-	offset    int  // -1: none
-	limitForm int  // 0: LIMIT n [OFFSET m]; 1: LIMIT m, n
+	kind     qkind
+	scan     bool  // no key condition: a Scan (AllowScan)
+	keyCond  *expr // "pk = 'P' …" (names written at random); nil for a scan
+	keyExpr  *expr // instead of keyCond: a key condition in disjunctive form
+	keyLabel string
+	// mix: the WHERE nests key and other conditions freely; the query
+	// runs without AllowScan first and must then return the right rows or
+	// fail with scan_not_allowed (and is re-run with AllowScan).
+	mix bool
+	// How FROM is written: the table name's quotes, an alias (qualifying
+	// some column references) with or without AS, an index read directly
+	// (FROM t.index: only the items the index holds) and an index hint.
+	tableStyle nameStyle
+	alias      string
+	aliasStyle nameStyle
+	aliasAS    bool
+	index      string
+	indexStyle nameStyle
+	hint       string // "USE INDEX (ByStatus)", …; "" for none
+	// hintHonoured: the conditions require the hinted index's keys, so
+	// the hint must be followed, never refused.
+	hintHonoured bool
+	// star: SELECT * (or alias.* when starQualified) instead of items.
+	star, starQualified bool
+	// How the text is laid out: keywords' case, and the blank before
+	// each clause (" ", a line break, a line break and a tab).
+	kwCase keywordCase
+	sep    string
+	// Session options: --segments (0: ddbsql's choice), --concurrency,
+	// --consistent (re-run without it when it meets a GSI).
+	segments, concurrency int
+	consistent            bool
+	items                 []item
+	where                 *expr
+	group                 []ref
+	having                *expr
+	order                 []ref
+	total                 bool // ORDER BY determines the order completely (ends in a unique key)
+	limit                 int  // -1: none
+	offset                int  // -1: none
+	limitForm             int  // 0: LIMIT n [OFFSET m]; 1: LIMIT m, n
 }
 
 // ordered reports whether results must match row for row.
@@ -109,6 +136,16 @@ func (q *query) render(lite bool, table string) string {
 	if q.kind == qDistinct {
 		b.WriteString("DISTINCT ")
 	}
+	if q.star {
+		switch {
+		case lite:
+			b.WriteString(`"` + strings.Join(liteColumns, `", "`) + `"`)
+		case q.starQualified:
+			b.WriteString(quoteName(q.alias, q.aliasStyle) + ".*")
+		default:
+			b.WriteString("*")
+		}
+	}
 	for i, it := range q.items {
 		if i > 0 {
 			b.WriteString(", ")
@@ -121,11 +158,27 @@ func (q *query) render(lite bool, table string) string {
 	if lite {
 		b.WriteString(" FROM " + tableName)
 	} else {
-		b.WriteString(" FROM `" + table + "`")
+		b.WriteString(q.clause("FROM ") + quoteName(table, q.tableStyle))
+		if q.index != "" {
+			b.WriteString("." + quoteName(q.index, q.indexStyle))
+		}
+		if q.alias != "" {
+			if q.aliasAS {
+				b.WriteString(" AS")
+			}
+			b.WriteString(" " + quoteName(q.alias, q.aliasStyle))
+		}
+		if q.hint != "" {
+			b.WriteString(" " + q.hint)
+		}
 	}
 	var conds []string
-	if q.keyCond != "" {
-		conds = append(conds, q.keyCond)
+	if lite && q.index != "" {
+		// An index holds only the items that have its key attributes.
+		conds = append(conds, indexMembership(q.index))
+	}
+	if q.keyCond != nil {
+		conds = append(conds, q.keyCond.render(lite))
 	}
 	if q.keyExpr != nil {
 		conds = append(conds, q.keyExpr.render(lite))
@@ -134,10 +187,10 @@ func (q *query) render(lite bool, table string) string {
 		conds = append(conds, q.where.render(lite))
 	}
 	if len(conds) > 0 {
-		b.WriteString(" WHERE " + strings.Join(conds, " AND "))
+		b.WriteString(q.clause("WHERE ") + strings.Join(conds, " AND "))
 	}
 	if len(q.group) > 0 {
-		b.WriteString(" GROUP BY ")
+		b.WriteString(q.clause("GROUP BY "))
 		for i, r := range q.group {
 			if i > 0 {
 				b.WriteString(", ")
@@ -146,10 +199,10 @@ func (q *query) render(lite bool, table string) string {
 		}
 	}
 	if q.having != nil {
-		b.WriteString(" HAVING " + q.having.render(lite))
+		b.WriteString(q.clause("HAVING ") + q.having.render(lite))
 	}
 	if len(q.order) > 0 {
-		b.WriteString(" ORDER BY ")
+		b.WriteString(q.clause("ORDER BY "))
 		for i, r := range q.order {
 			if i > 0 {
 				b.WriteString(", ")
@@ -172,14 +225,27 @@ func (q *query) render(lite bool, table string) string {
 	if q.limit >= 0 {
 		switch {
 		case q.offset >= 0 && q.limitForm == 1:
-			b.WriteString(" LIMIT " + strconv.Itoa(q.offset) + ", " + strconv.Itoa(q.limit))
+			b.WriteString(q.clause("LIMIT ") + strconv.Itoa(q.offset) + ", " + strconv.Itoa(q.limit))
 		case q.offset >= 0:
-			b.WriteString(" LIMIT " + strconv.Itoa(q.limit) + " OFFSET " + strconv.Itoa(q.offset))
+			b.WriteString(q.clause("LIMIT ") + strconv.Itoa(q.limit) + " OFFSET " + strconv.Itoa(q.offset))
 		default:
-			b.WriteString(" LIMIT " + strconv.Itoa(q.limit))
+			b.WriteString(q.clause("LIMIT ") + strconv.Itoa(q.limit))
 		}
 	}
-	return b.String()
+	if lite {
+		return strings.ReplaceAll(b.String(), "\x00", " ")
+	}
+	return recase(strings.ReplaceAll(b.String(), "\x00", q.separator()), q.kwCase)
+}
+
+// clause starts a clause: a NUL marks where the layout's blank goes.
+func (q *query) clause(kw string) string { return "\x00" + kw }
+
+func (q *query) separator() string {
+	if q.sep == "" {
+		return " "
+	}
+	return q.sep
 }
 
 // labels lists the constructs the query exercises, for the coverage report.
@@ -188,13 +254,45 @@ func (q *query) labels() []string {
 	switch {
 	case q.keyExpr != nil:
 		ls = append(ls, q.keyLabel)
+	case q.mix:
+	case q.keyLabel != "":
+		ls = append(ls, "access: "+q.keyLabel)
 	case q.scan:
 		ls = append(ls, "access: Scan")
-	default:
-		ls = append(ls, "access: "+q.keyLabel)
 	}
 	if q.where != nil {
 		ls = append(ls, "WHERE")
+	}
+	if q.mix {
+		ls = append(ls, "WHERE: key and other conditions nested freely")
+	}
+	ls = append(ls, keywordCaseLabels[q.kwCase])
+	if q.scan && q.segments > 1 {
+		ls = append(ls, "options: parallel Scan segments")
+	}
+	if q.concurrency == 1 {
+		ls = append(ls, "options: --concurrency 1")
+	}
+	if q.consistent {
+		ls = append(ls, "options: --consistent")
+	}
+	if q.sep != "" {
+		ls = append(ls, "layout: clauses on lines of their own")
+	}
+	if q.alias != "" {
+		ls = append(ls, "FROM: alias")
+	}
+	if q.index != "" {
+		ls = append(ls, "FROM: t.index ("+q.index+")")
+	}
+	if q.hint != "" {
+		ls = append(ls, "hint: "+strings.Fields(q.hint)[0]+" INDEX")
+	}
+	if q.star {
+		ls = append(ls, map[bool]string{false: "SELECT *", true: "SELECT alias.*"}[q.starQualified])
+	}
+	if q.limit >= 0 && q.offset >= 100 {
+		ls = append(ls, "OFFSET past the end")
 	}
 	for _, r := range q.group {
 		ls = append(ls, "GROUP BY "+refFormNames[r.form])
@@ -204,6 +302,17 @@ func (q *query) labels() []string {
 	}
 	if q.having != nil {
 		ls = append(ls, "HAVING")
+		if len(q.group) == 0 {
+			ls = append(ls, "HAVING without GROUP BY")
+		}
+	}
+	if hs := q.headers(); len(hs) > 0 {
+		for i := range q.items {
+			if q.itemName(i) != hs[i] {
+				ls = append(ls, "header: duplicate names")
+				break
+			}
+		}
 	}
 	for _, r := range q.order {
 		f := refFormNames[r.form]
@@ -230,7 +339,7 @@ func (q *query) labels() []string {
 			ls = append(ls, "LIMIT m, n")
 		}
 	}
-	exprs := []*expr{q.keyExpr, q.where, q.having}
+	exprs := []*expr{q.keyCond, q.keyExpr, q.where, q.having}
 	for _, it := range q.items {
 		exprs = append(exprs, it.e)
 	}
@@ -242,6 +351,9 @@ func (q *query) labels() []string {
 			if n.label != "" {
 				ls = append(ls, "expr: "+n.label)
 			}
+			if n.name != "" {
+				ls = append(ls, nameLabels(n)...)
+			}
 		})
 	}
 	return ls
@@ -250,11 +362,27 @@ func (q *query) labels() []string {
 // genQuery draws one query.
 func (g *gen) genQuery() *query {
 	q := &query{limit: -1, offset: -1}
+	q.tableStyle = pick(g, []nameStyle{styleDouble, styleBacktick})
+	q.kwCase = pick(g, []keywordCase{caseUpper, caseUpper, caseUpper, caseLower, caseLower, caseTitle})
+	q.sep = pick(g, []string{"", "", "", "", "\n", "\n\t"})
+	q.segments = pick(g, []int{0, 0, 1, 2, 3, 7})
+	q.concurrency = pick(g, []int{8, 8, 1, 2})
+	q.consistent = g.chance(0.1)
+	if g.chance(0.3) {
+		// Not m (a map attribute: m.x would be ambiguous) nor a column.
+		q.alias = pick(g, []string{"t0", "src", "T", "order", "my table"})
+		q.aliasStyle, q.aliasAS = g.drawStyle(), g.chance(0.5)
+		g.alias = q.alias
+	}
 	switch {
-	case g.chance(0.3):
+	case g.chance(0.25):
 		q.scan = true
-	case g.chance(0.3):
+	case g.chance(0.25):
 		q.keyExpr, q.keyLabel, q.scan = g.keyDisjunction()
+	case g.chance(0.2):
+		g.indexAccess(q)
+	case g.chance(0.15):
+		q.mix = true
 	default:
 		q.keyCond, q.keyLabel = g.keyCond()
 	}
@@ -268,7 +396,9 @@ func (g *gen) genQuery() *query {
 	default:
 		q.kind = qGrouped
 	}
-	if g.chance(0.85) {
+	if q.mix {
+		q.where = g.mixedWhere(1 + g.r.IntN(3))
+	} else if g.chance(0.85) {
 		q.where = g.pred(1 + g.r.IntN(3))
 	}
 	switch q.kind {
@@ -280,25 +410,61 @@ func (g *gen) genQuery() *query {
 		for range 1 + g.r.IntN(4) {
 			q.items = append(q.items, item{e: g.agg(true)})
 		}
+		if g.chance(0.2) {
+			// HAVING without GROUP BY: one group (or none).
+			q.having = g.havingPred(q, 1)
+		}
 	case qGrouped:
 		g.grouped(q)
 	}
 	for i := range q.items {
 		if q.items[i].alias == "" && g.chance(0.3) {
-			q.items[i].alias = "c" + strconv.Itoa(i+1)
+			q.items[i].alias = g.itemAlias(i)
 		}
 	}
+	g.duplicateNames(q)
 	// LIMIT with a total order (compared row for row), or now and then
 	// without one (compared as a subset; exact cells only, see subset).
 	exact := !q.has(func(e *expr) bool { return e.approx })
 	if (q.ordered() && g.chance(0.5)) || (!q.ordered() && q.kind != qAggregate && exact && g.chance(0.2)) {
 		q.limit = pick(g, []int{0, 1, 2, 3, 5, 10, 25, 100})
 		if g.chance(0.4) {
-			q.offset = pick(g, []int{0, 1, 3, 10, 50})
+			q.offset = pick(g, []int{0, 1, 3, 10, 50, 400})
 			q.limitForm = g.r.IntN(2)
 		}
 	}
 	return q
+}
+
+// itemAlias is an alias for select item i: plain, or quoted with a space
+// or in mixed case (output names keep their case).
+func (g *gen) itemAlias(i int) string {
+	n := strconv.Itoa(i + 1)
+	switch g.r.IntN(5) {
+	case 0:
+		return `"c ` + n + `"`
+	case 1:
+		return "`Col" + n + "`"
+	case 2:
+		return `"Sum-` + n + `"`
+	}
+	return "c" + n
+}
+
+// duplicateNames now and then gives a select item the output name of an
+// earlier one (SQL allows it; JSON keys are then made unique). Only when
+// nothing refers to items by name, which would be ambiguous.
+func (g *gen) duplicateNames(q *query) {
+	if len(q.items) < 2 || len(q.order) > 0 || len(q.group) > 0 || q.having != nil || !g.chance(0.15) {
+		return
+	}
+	k := 1 + g.r.IntN(len(q.items)-1)
+	j := g.r.IntN(k)
+	name := q.itemName(j)
+	if strings.ContainsAny(name, "`()' ") || name == "" {
+		return
+	}
+	q.items[k].alias = quoteName(name, styleDouble)
 }
 
 func (g *gen) anyType() typ {
@@ -306,7 +472,14 @@ func (g *gen) anyType() typ {
 }
 
 func (g *gen) plain(q *query) {
+	if g.chance(0.12) {
+		// SELECT * (or alias.*): every attribute of each item.
+		q.star, q.starQualified = true, q.alias != "" && g.chance(0.5)
+	}
 	for range 1 + g.r.IntN(4) {
+		if q.star {
+			break
+		}
 		if g.chance(0.1) {
 			q.items = append(q.items, item{e: g.division()})
 			continue
@@ -317,6 +490,12 @@ func (g *gen) plain(q *query) {
 		return
 	}
 	for range g.r.IntN(3) {
+		if q.star {
+			if e := g.gen(g.anyType(), g.r.IntN(2), false, false); !e.isConst() && !e.approx {
+				q.order = append(q.order, ref{item: -1, e: e, desc: g.chance(0.4)})
+			}
+			continue
+		}
 		k := g.r.IntN(len(q.items))
 		if q.items[k].e.approx || g.chance(0.3) {
 			e := g.gen(g.anyType(), g.r.IntN(2), false, false)
@@ -328,7 +507,7 @@ func (g *gen) plain(q *query) {
 		q.order = append(q.order, g.itemRef(q, k))
 	}
 	// id is unique: the order is total.
-	q.order = append(q.order, ref{item: -1, e: colRef(columns[0]), desc: g.chance(0.3)})
+	q.order = append(q.order, ref{item: -1, e: g.colRef(columns[0]), desc: g.chance(0.3)})
 	q.total = true
 }
 
@@ -367,8 +546,8 @@ func (g *gen) groupKey() *expr {
 
 func (g *gen) groupKey1() *expr {
 	if g.chance(0.55) {
-		c := pick(g, []string{"i", "j", "j", "d", "s", "t", "t", "b", "m_x", "m_y", "pk"})
-		return colRef(colByLite(c))
+		c := pick(g, []string{"i", "j", "j", "d", "s", "t", "t", "b", "m_x", "m_y", "pk", "my_attr", "a_b", "h", "x_y", "status", "date", "rank", "l_0", "l_1"})
+		return g.colRef(colByLite(c))
 	}
 	switch g.r.IntN(6) {
 	case 0:
@@ -497,15 +676,17 @@ func (g *gen) havingPred(q *query, depth int) *expr {
 			keys = append(keys, r.e)
 		}
 	}
-	alts = append(alts, w(2, func() *expr {
-		k := pick(g, keys)
-		if k.t == tBool {
-			return k
-		}
-		op := pick(g, cmpOps)
-		return mkSame(tBool, "HAVING key comparison", []*expr{k, g.lit(k.t, false, false)},
-			func(k []string) string { return "(" + k[0] + " " + op + " " + k[1] + ")" })
-	}))
+	if len(keys) > 0 { // none without GROUP BY
+		alts = append(alts, w(2, func() *expr {
+			k := pick(g, keys)
+			if k.t == tBool {
+				return k
+			}
+			op := pick(g, cmpOps)
+			return mkSame(tBool, "HAVING key comparison", []*expr{k, g.lit(k.t, false, false)},
+				func(k []string) string { return "(" + k[0] + " " + op + " " + k[1] + ")" })
+		}))
+	}
 	if depth > 0 {
 		alts = append(alts,
 			w(2, func() *expr {
@@ -550,8 +731,8 @@ func (q *query) shrinks() []*query {
 	})
 	add(func(c *query) bool { ok := c.where != nil; c.where = nil; return ok })
 	add(func(c *query) bool {
-		ok := c.keyCond != "" && c.keyCond != "pk = 'P'" || c.keyExpr != nil
-		c.keyCond, c.keyExpr, c.scan = "pk = 'P'", nil, false
+		ok := c.keyCond != nil && c.keyCond.render(true) != "pk = 'P'" || c.keyExpr != nil
+		c.keyCond, c.keyExpr, c.scan = leaf(tBool, "", "pk = 'P'", "pk = 'P'"), nil, false
 		return ok
 	})
 	if q.keyExpr != nil {

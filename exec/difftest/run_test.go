@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
@@ -23,12 +24,20 @@ import (
 type ddbRunner struct {
 	s        *session.Session
 	out, err bytes.Buffer
+	// keys are the last run's JSON keys, row by row.
+	keys [][]string
 }
 
 func newDDB(t testing.TB) *ddbRunner {
 	t.Helper()
+	return newDDBOn(t, dynalitetest.Client(t))
+}
+
+// newDDBOn is newDDB on another backend.
+func newDDBOn(t testing.TB, c dynamo.Client) *ddbRunner {
+	t.Helper()
 	r := &ddbRunner{}
-	r.s = session.New(dynalitetest.Client(t), &r.out, &r.err)
+	r.s = session.New(c, &r.out, &r.err)
 	// Every statement's memory is checked and freed buffers are poisoned:
 	// a value kept past its batch changes the result or fails the test.
 	r.s.Mem = memtest.Allocator(t)
@@ -42,10 +51,13 @@ func (r *ddbRunner) run(ctx context.Context, sqlText string, allowScan bool) ([]
 	r.out.Reset()
 	r.err.Reset()
 	r.s.Options.AllowScan = allowScan
+	r.keys = nil
 	if err := r.s.RunScript(ctx, sqlText); err != nil {
 		return nil, fmt.Errorf("%w (stderr: %s)", err, strings.TrimSpace(r.err.String()))
 	}
-	return decodeNDJSON(r.out.Bytes())
+	rows, keys, err := decodeNDJSON(r.out.Bytes())
+	r.keys = keys
+	return rows, err
 }
 
 // explain returns ddbsql's EXPLAIN text for a statement ("" on error).
@@ -58,38 +70,52 @@ func (r *ddbRunner) explain(ctx context.Context, sqlText string, allowScan bool)
 	return r.out.String()
 }
 
-// decodeNDJSON reads one JSON object per line keeping the key order.
-func decodeNDJSON(b []byte) ([][]any, error) {
+// decodeNDJSON reads one JSON object per line keeping the key order; it
+// returns each row's values and keys.
+func decodeNDJSON(b []byte) ([][]any, [][]string, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var rows [][]any
+	var keys [][]string
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
-			return rows, nil
+			return rows, keys, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if d, ok := tok.(json.Delim); !ok || d != '{' {
-			return nil, fmt.Errorf("ndjson: want an object, got %v", tok)
+			return nil, nil, fmt.Errorf("ndjson: want an object, got %v", tok)
 		}
-		var vals []any
-		for dec.More() {
-			if _, err := dec.Token(); err != nil { // key
-				return nil, err
-			}
-			var v any
-			if err := dec.Decode(&v); err != nil {
-				return nil, err
-			}
-			vals = append(vals, v)
+		vals, ks, err := decodeObject(dec)
+		if err != nil {
+			return nil, nil, err
 		}
-		if _, err := dec.Token(); err != nil { // '}'
-			return nil, err
-		}
-		rows = append(rows, vals)
+		rows, keys = append(rows, vals), append(keys, ks)
 	}
+}
+
+// decodeObject reads the members of an object whose '{' has been read, and
+// its '}'.
+func decodeObject(dec *json.Decoder) ([]any, []string, error) {
+	var vals []any
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, err
+		}
+		keys, vals = append(keys, k.(string)), append(vals, v)
+	}
+	if _, err := dec.Token(); err != nil { // '}'
+		return nil, nil, err
+	}
+	return vals, keys, nil
 }
 
 // runLite executes a statement on SQLite.
@@ -291,7 +317,7 @@ func rowKey(r []norm) string {
 // Unordered results are compared as multisets.
 func compareRows(got, want [][]norm, ordered bool) string {
 	if !ordered {
-		got, want = sortedRows(got), sortedRows(want)
+		return compareMultisets(got, want)
 	}
 	if len(got) != len(want) {
 		return fmt.Sprintf("ddbsql returned %d rows, SQLite %d", len(got), len(want))
@@ -306,8 +332,54 @@ func compareRows(got, want [][]norm, ordered bool) string {
 	return ""
 }
 
+// compareMultisets compares unordered results: rows with the same exact
+// cells form a bucket, and each of ddbsql's rows must pair with one of
+// SQLite's in its bucket whose approximate numbers are all approximately
+// equal. (Sorting cannot pair them: the float of the same exact average
+// differs from group to group in its last bits, and close values of
+// different groups fall within the tolerance of each other.)
+func compareMultisets(got, want [][]norm) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("ddbsql returned %d rows, SQLite %d", len(got), len(want))
+	}
+	buckets := map[string][][]norm{}
+	for _, r := range want {
+		k := rowKey(r)
+		buckets[k] = append(buckets[k], r)
+	}
+	for i, r := range sortedRows(got) {
+		k := rowKey(r)
+		cands := buckets[k]
+		// The closest of the candidates that are equal within the tolerance.
+		j, best := -1, math.Inf(1)
+		for ci, c := range cands {
+			d, ok := 0.0, true
+			for x := range r {
+				if ok = r[x].equal(c[x]); !ok {
+					break
+				}
+				if r[x].approx && !r[x].null {
+					d += math.Abs(r[x].f - c[x].f)
+				}
+			}
+			if ok && d < best {
+				j, best = ci, d
+			}
+		}
+		if j < 0 {
+			cells := make([]string, len(r))
+			for x, c := range r {
+				cells[x] = c.String()
+			}
+			return fmt.Sprintf("sorted ddbsql row %d (%s) has no match among SQLite's rows", i, strings.Join(cells, " | "))
+		}
+		buckets[k] = append(cands[:j], cands[j+1:]...)
+	}
+	return ""
+}
+
 // sortedRows orders rows by their exact cells, then by their approximate
-// numbers' values, so both engines' rows line up for a multiset comparison.
+// numbers' values (for reports and the pairing above).
 func sortedRows(rows [][]norm) [][]norm {
 	out := append([][]norm(nil), rows...)
 	keys := make(map[*norm]string, len(out))

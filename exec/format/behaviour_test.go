@@ -571,3 +571,28 @@ func randomValue(t *testing.T, rng *rand.Rand, depth int) value.Value {
 	}
 	return value.SetOf(value.NumberSet, []value.Value{num(t, "1"), num(t, "-0.5")})
 }
+
+// A one-column row whose cell is NULL or "" was written as a blank line,
+// which CSV readers skip: SELECT x … lost those rows for anyone reading
+// the output (found by the command-line differential test, comparing
+// with SQLite through encoding/csv). Such a record is now "".
+func TestCSVOneEmptyFieldIsARecord(t *testing.T) {
+	h := Header{Columns: []string{"x"}}
+	rows := [][]value.Value{{value.Str("a")}, {value.NullValue()}, {value.Str("")}, {value.MissingValue()}, {value.Str("b")}}
+	out, err := render(t, "csv", Options{}, h, batch{names: []string{"x"}, rows: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "x\na\n\"\"\n\"\"\n\"\"\nb\n"; out != want {
+		t.Errorf("csv output %q, want %q", out, want)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) != 6 {
+		t.Fatalf("a CSV reader sees %d records (%v), want the header and 5 rows", len(recs), err)
+	}
+	// Two columns were never affected: "," is a record of two empty fields.
+	out, _ = render(t, "csv", Options{}, Header{Columns: []string{"x", "y"}}, batch{names: []string{"x", "y"}, rows: [][]value.Value{{value.NullValue(), value.Str("")}}})
+	if want := "x,y\n,\n"; out != want {
+		t.Errorf("two empty fields: %q, want %q", out, want)
+	}
+}

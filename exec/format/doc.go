@@ -54,7 +54,9 @@
 //
 // (*) a column is right-aligned when all its non-NULL cells are numbers.
 // json escapes no HTML characters. csv uses encoding/csv (quotes only when
-// needed, LF line ends; an empty string and NULL both give an empty field).
+// needed, LF line ends; an empty string and NULL both give an empty field,
+// and a record of one empty field is written "" — a blank line would be
+// skipped by CSV readers, losing the row).
 // tsv escapes \ tab LF CR NUL as \\ \t \n \r \0 (MySQL batch style). Table
 // and markdown cells keep line breaks (markdown: <br/>, "|" becomes "\|"),
 // expand tabs to four spaces and show other control characters as \r, \x1b,

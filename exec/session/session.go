@@ -164,7 +164,7 @@ var debugPanics = false
 
 // plan compiles a SELECT; catalog failures become exec errors.
 func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, error) {
-	in := planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues}
+	in := planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues, ItemTexts: sel.ItemTexts}
 	p, err := planner.PlanSelect(ctx, s.Catalog, in, s.Options)
 	if err != nil {
 		var pe *planner.Error

@@ -30,18 +30,14 @@ func (t translator) whenTrue(e expr.Expr) (expression.ConditionBuilder, bool) {
 	case expr.Binary:
 		switch n.Op {
 		case expr.OpAnd, expr.OpOr:
-			l, ok := t.whenTrue(n.L)
+			conds, ok := t.each(chain(n, n.Op), t.whenTrue)
 			if !ok {
-				return l, false
-			}
-			r, ok := t.whenTrue(n.R)
-			if !ok {
-				return r, false
+				return expression.ConditionBuilder{}, false
 			}
 			if n.Op == expr.OpAnd {
-				return expression.And(l, r), true
+				return expression.And(conds[0], conds[1], conds[2:]...), true
 			}
-			return expression.Or(l, r), true
+			return expression.Or(conds[0], conds[1], conds[2:]...), true
 		}
 		return t.comparison(n)
 	case expr.Unary:
@@ -84,18 +80,14 @@ func (t translator) whenFalse(e expr.Expr) (expression.ConditionBuilder, bool) {
 	case expr.Binary:
 		switch n.Op {
 		case expr.OpAnd, expr.OpOr:
-			l, ok := t.whenFalse(n.L)
+			conds, ok := t.each(chain(n, n.Op), t.whenFalse)
 			if !ok {
-				return l, false
-			}
-			r, ok := t.whenFalse(n.R)
-			if !ok {
-				return r, false
+				return expression.ConditionBuilder{}, false
 			}
 			if n.Op == expr.OpAnd {
-				return expression.Or(l, r), true
+				return expression.Or(conds[0], conds[1], conds[2:]...), true
 			}
-			return expression.And(l, r), true
+			return expression.And(conds[0], conds[1], conds[2:]...), true
 		}
 	case expr.Unary:
 		if n.Op == expr.OpNot {
@@ -122,30 +114,54 @@ func (t translator) whenFalse(e expr.Expr) (expression.ConditionBuilder, bool) {
 	if !ok {
 		return c, false
 	}
-	guard, ok := t.knownOperands(e)
+	guards, ok := t.knownOperands(e)
 	if !ok {
 		return c, false
 	}
-	return expression.And(guard, expression.Not(c)), true
+	// One flat AND (see chain): exists and not NULL for each operand,
+	// then NOT c.
+	guards = append(guards, expression.Not(c))
+	return expression.And(guards[0], guards[1], guards[2:]...), true
 }
 
-// knownOperands is the conjunction of known(x) for every column in e.
-func (t translator) knownOperands(e expr.Expr) (expression.ConditionBuilder, bool) {
+// chain lists the operands of a run of one associative operator (a OR b
+// OR c, however the parser nested it), so that the condition is one flat
+// (a) OR (b) OR (c): the SDK's builder nests each binary Or in another
+// pair of parentheses, and dynalite's expression parser takes time
+// exponential in the nesting (4 s at depth 10, half a minute at 12, and
+// meanwhile it answers no one), while DynamoDB does not mind either form.
+func chain(e expr.Expr, op expr.Op) []expr.Expr {
+	if b, ok := e.(expr.Binary); ok && b.Op == op {
+		return append(chain(b.L, op), chain(b.R, op)...)
+	}
+	return []expr.Expr{e}
+}
+
+// each translates every operand with f; all must translate.
+func (t translator) each(es []expr.Expr, f func(expr.Expr) (expression.ConditionBuilder, bool)) ([]expression.ConditionBuilder, bool) {
+	out := make([]expression.ConditionBuilder, len(es))
+	for i, e := range es {
+		c, ok := f(e)
+		if !ok {
+			return nil, false
+		}
+		out[i] = c
+	}
+	return out, true
+}
+
+// knownOperands lists, for every column in e, that it exists and is not
+// DynamoDB NULL (known, as separate conditions); none is an error.
+func (t translator) knownOperands(e expr.Expr) ([]expression.ConditionBuilder, bool) {
 	var conds []expression.ConditionBuilder
 	for _, c := range expr.Columns(e) {
 		nb, ok := t.name(c)
 		if !ok {
-			return expression.ConditionBuilder{}, false
+			return nil, false
 		}
-		conds = append(conds, known(nb))
+		conds = append(conds, expression.AttributeExists(nb), expression.Not(isNullType(nb)))
 	}
-	switch len(conds) {
-	case 0:
-		return expression.ConditionBuilder{}, false
-	case 1:
-		return conds[0], true
-	}
-	return expression.And(conds[0], conds[1], conds[2:]...), true
+	return conds, len(conds) > 0
 }
 
 // known: the attribute exists and is not DynamoDB NULL.
@@ -257,7 +273,8 @@ func comparisonGuards(op expr.Op, left, right operand) []expression.ConditionBui
 				guards = append(guards, sizeable(o.name))
 			}
 		case op == expr.OpNe || (bothItem && op == expr.OpEq):
-			guards = append(guards, known(o.name))
+			// known(x), as two conditions of the comparison's flat AND.
+			guards = append(guards, expression.AttributeExists(o.name), expression.Not(isNullType(o.name)))
 		case bothItem:
 			guards = append(guards, orderable(o.name))
 		}

@@ -12,4 +12,11 @@
 // are not ordered in SQL) — or refuses: NOT over a NULL, BETWEEN with bounds
 // out of order, wildcards LIKE cannot express, a path compared with itself
 // (DynamoDB rejects it); the predicate then runs on the client instead.
+//
+// Conditions stay flat: a run of AND or OR becomes one n-ary condition and
+// guards join the AND they guard, so the parentheses nest only as deep as
+// the SQL's own logic, never as long as an OR chain. DynamoDB accepts
+// either form, but dynalite's expression parser takes time exponential in
+// the nesting depth (seconds at 10, minutes beyond 12), during which it
+// answers no other request.
 package ddbexpr
