@@ -161,6 +161,44 @@ func queryFor(pk string) func(string, any) bool {
 	}
 }
 
+// panicWriter panics on the first write, as a bug in drawing would.
+type panicWriter struct{ writes atomic.Int32 }
+
+func (w *panicWriter) Write(b []byte) (int, error) {
+	w.writes.Add(1)
+	panic("injected fault in the progress line")
+}
+
+// TestPanicInProgressLine checks that a panic while drawing the progress
+// line (its own goroutine) fails the statement with an internal error
+// rather than crashing the process or passing unnoticed.
+func TestPanicInProgressLine(t *testing.T) {
+	defer session.SetProgressDelay(0)()
+	demo := newFaultyDemo(t)
+	w := &panicWriter{}
+	// Hold the read until the line has been drawn once.
+	demo.set(func(ctx context.Context, op string, _ any) error {
+		deadline := time.Now().Add(10 * time.Second)
+		for op == "Query" && w.writes.Load() == 0 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		return nil
+	})
+	defer demo.set(nil)
+	var out bytes.Buffer
+	s := session.New(demo.db, &out, io.Discard)
+	s.Mem = memtest.Allocator(t)
+	s.Progress, s.OutRedirected = w, true
+	err := s.RunScript(context.Background(), "SELECT SK FROM app WHERE PK = 'WS#acme'")
+	if w.writes.Load() == 0 {
+		t.Fatal("the progress line was never drawn")
+	}
+	var ee *exec.Error
+	if !errors.As(err, &ee) || ee.Code != exec.CodeInternal || !strings.Contains(ee.Msg, "injected fault in the progress line") {
+		t.Fatalf("error %T %v, want an internal error", err, err)
+	}
+}
+
 // TestPanicOnStatementGoroutine checks the statement's own recover: a
 // panic in the request made from the statement's goroutine (a GetItem) is
 // the same internal error.
