@@ -40,11 +40,25 @@ var metadataAttemptTimeout time.Duration
 var version = "0.1.0-dev"
 
 func run(ctx context.Context, args []string, io streams) int {
-	code, err := execute(ctx, args, io)
+	code, err := safeExecute(ctx, args, io)
 	if err != nil {
 		printError(io.err, err)
 	}
 	return code
+}
+
+// safeExecute is execute with a panic outside any statement (loading
+// --data, connecting) turned into an internal error: the user sees
+// "error: internal error: …" and status 1, never a stack trace.
+func safeExecute(ctx context.Context, args []string, io streams) (code int, err error) {
+	err = exec.Safely(func() (err error) {
+		code, err = execute(ctx, args, io)
+		return err
+	})
+	if exec.PanicStack(err) != nil {
+		code = exitError
+	}
+	return code, err
 }
 
 // execute runs the command line and returns the exit status with the error
