@@ -28,7 +28,7 @@ func TestNestingBound(t *testing.T) {
 		{"NOT within", "SELECT * FROM t WHERE " + repeat("NOT ", n-10) + "a = 1", false},
 		{"NOT beyond", "SELECT * FROM t WHERE " + repeat("NOT ", n+1) + "a = 1", true},
 		{"unary minus beyond", "SELECT " + repeat("- ", n+1) + "1 FROM t", true},
-		{"~ of megabytes", "SELECT " + repeat("~", 5_000_000) + "1 FROM t", true},
+		{"~ beyond", "SELECT " + repeat("~", n+1) + "1 FROM t", true},
 		{"! and BINARY beyond", "SELECT " + repeat("! BINARY ", n/2+1) + "a FROM t", true},
 		{"CASE within", "SELECT " + repeat("CASE WHEN a = 1 THEN 1 ELSE ", n/4) + "0" + repeat(" END", n/4) + " FROM t", false},
 		{"CASE beyond", "SELECT " + repeat("CASE WHEN a = 1 THEN 1 ELSE ", n+1) + "0" + repeat(" END", n+1) + " FROM t", true},
@@ -63,4 +63,32 @@ func firstLine(err error) string {
 	}
 	s, _, _ := strings.Cut(err.Error(), "\n")
 	return s
+}
+
+// TestStatementTokenBound checks that a statement of more than
+// MaxStatementTokens tokens fails with a clear error instead of taking
+// gigabytes, while long literals and long lists are fine.
+func TestStatementTokenBound(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sql  string
+		long bool
+	}{
+		{"megabytes of operators", "SELECT " + strings.Repeat("~", 5_000_000) + "1 FROM t", true},
+		{"a 10 MB string", "SELECT * FROM t WHERE a = '" + strings.Repeat("x", 10<<20) + "'", false},
+		{"an IN list of 400 000 values", "SELECT * FROM t WHERE a IN (" + strings.Repeat("1, ", 400_000) + "2)", false},
+		{"an IN list of a million values", "SELECT * FROM t WHERE a IN (" + strings.Repeat("1, ", 1_000_000) + "2)", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(tc.sql + "; SELECT 1")
+			var e *Error
+			switch {
+			case !tc.long && err != nil:
+				t.Fatalf("got %v", firstLine(err))
+			case tc.long && (!errors.As(err, &e) || e.Code != CodeSyntax ||
+				!strings.Contains(e.Msg, "statement too long (more than 1000000 tokens)")):
+				t.Fatalf("got %v, want the length error", firstLine(err))
+			}
+		})
+	}
 }
