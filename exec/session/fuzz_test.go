@@ -38,8 +38,9 @@ import (
 // --timeout and a cap on the output.
 //
 // Seeds: every statement of the README, the inputs of the golden plan
-// files, the parser's fuzz corpus, and the crashers found so far
-// (testdata/fuzz/FuzzStatements). Without -fuzz, go test runs the seeds.
+// files, the parser's fuzz corpus, statements generated over the demo
+// tables, and the crashers found so far (testdata/fuzz/FuzzStatements).
+// Without -fuzz, go test runs the seeds.
 func FuzzStatements(f *testing.F) {
 	for _, seed := range statementSeeds(f) {
 		f.Add(seed)
@@ -169,6 +170,11 @@ func statementSeeds(tb testing.TB) []string {
 	}
 	for _, file := range corpus {
 		seeds = append(seeds, corpusStrings(tb, file)...)
+	}
+	// Valid statements over the demo tables, for the mutations to start
+	// from (FuzzGeneratedStatements builds them).
+	for _, b := range generatorSeeds(100) {
+		seeds = append(seeds, generateStatement(b))
 	}
 	return seeds
 }

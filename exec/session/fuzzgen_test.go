@@ -13,12 +13,7 @@ import (
 // mutations of SQL text are syntax errors, while these reach the planner's
 // access paths, joins, unions and aggregates and read real items.
 func FuzzGeneratedStatements(f *testing.F) {
-	for seed := range uint64(200) {
-		r := rand.New(rand.NewPCG(seed, 7))
-		b := make([]byte, 16+r.IntN(96))
-		for i := range b {
-			b[i] = byte(r.IntN(256))
-		}
+	for _, b := range generatorSeeds(200) {
 		f.Add(b)
 	}
 	db := fuzzDemo(f)
@@ -27,6 +22,20 @@ func FuzzGeneratedStatements(f *testing.F) {
 		t.Logf("statement: %.4000s", sql)
 		runFuzzStatement(t, db, sql)
 	})
+}
+
+// generatorSeeds are n deterministic inputs for the generator.
+func generatorSeeds(n int) [][]byte {
+	var out [][]byte
+	for seed := range uint64(n) {
+		r := rand.New(rand.NewPCG(seed, 7))
+		b := make([]byte, 16+r.IntN(96))
+		for i := range b {
+			b[i] = byte(r.IntN(256))
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // genTable is what the generator knows of a demo table.
