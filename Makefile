@@ -4,7 +4,7 @@ GO ?= go
 DYNALITE_DIR := testdata/dynalite
 DYNALITE_PORT ?= 8000
 
-.PHONY: test build dynalite bench
+.PHONY: test build dynalite bench fuzz
 
 ## test: install/start dynalite, gofmt + vet, go test -race ./... (ARGS="-run X" passes flags)
 test:
@@ -30,3 +30,10 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	DDBSQL_BENCH=1 $(GO) test -count=1 -run '^TestTargets$$' -v -timeout 60m ./exec/dynamo/wire/
 	$(GO) test -count=1 -run '^$$' -bench '^BenchmarkPeakRSS1M$$' -benchtime 1x ./exec/dynamo/wire/
+
+## fuzz: fuzz the whole statement path (parse, plan, execute on the demo
+## tables) for FUZZTIME per target; crashers land in exec/session/testdata/fuzz
+FUZZTIME ?= 5m
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzStatements$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./exec/session/
+	$(GO) test -run '^$$' -fuzz '^FuzzGeneratedStatements$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./exec/session/

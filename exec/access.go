@@ -43,12 +43,13 @@ func (op *readOp) start(ctx context.Context) error {
 	if len(op.pagers) == 1 {
 		if op.access.ReadAhead {
 			// Overlap fetching the next page with processing this one.
-			op.scan = startSegments(ctx, op.pagers)
+			op.scan = startSegments(ctx, op.pagers, 1)
 		}
 		return nil
 	}
 	if len(op.access.Scans) > 1 {
-		op.scan = startSegments(ctx, op.pagers)
+		// Every segment reads at once: --segments is the parallelism.
+		op.scan = startSegments(ctx, op.pagers, len(op.pagers))
 		return nil
 	}
 	heads, err := prefetch(ctx, op.env, op.pagers)
@@ -146,8 +147,14 @@ func (op *countOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		return nil, io.EOF
 	}
 	op.done = true
-	// Every request of a count runs to its end, so all of them start at once.
-	segs := startSegments(ctx, newReadOp(op.env, op.access).pagers)
+	// Every request of a count runs to its end, so they all start as soon
+	// as the concurrency allows (a parallel Scan's segments at once).
+	pagers := newReadOp(op.env, op.access).pagers
+	workers := op.env.concurrency()
+	if len(op.access.Scans) > 1 {
+		workers = len(pagers)
+	}
+	segs := startSegments(ctx, pagers, workers)
 	defer segs.stop()
 	var total int64
 	for {

@@ -33,5 +33,12 @@
 //     overwrites freed buffers, so a use after release fails.
 //   - A statement either returns every matching row or fails with an error;
 //     it never returns a shorter result silently.
+//   - Every goroutine exec starts runs its work under Safely (safego.go):
+//     a panic there is that worker's error (CodeInternal, "internal error:
+//     … (please report this statement)"), handed back like a DynamoDB
+//     error, so the other workers are cancelled and their pages released;
+//     it never ends the process. Fan-outs run on a bounded pool (forEach,
+//     startSegments): at most Env.Concurrency requests at once, except a
+//     parallel Scan's segments, which all read at once.
 //   - Errors are *Error with a stable Code.
 package exec

@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"io"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -230,57 +229,19 @@ func (op *lookupJoinOp) queryLookup(ctx context.Context, vals []value.Value) ([]
 // parallel runs n tasks with the environment's concurrency and concatenates
 // their results in task order; the first error cancels the rest.
 func parallel(ctx context.Context, env *Env, n int, task func(context.Context, int) ([]value.Value, error)) ([]value.Value, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	results := make([][]value.Value, n)
-	errs := make([]error, n)
-	sem := make(chan struct{}, env.concurrency())
-	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				errs[i] = DynamoError("lookup", ctx.Err())
-				return
-			}
-			defer func() { <-sem }()
-			results[i], errs[i] = task(ctx, i)
-			if errs[i] != nil {
-				cancel()
-			}
-		}(i)
+	errs := forEach(ctx, n, env.concurrency(), "lookup", func(ctx context.Context, i int) (err error) {
+		results[i], err = task(ctx, i)
+		return err
+	})
+	if err := firstRealError(errs); err != nil {
+		return nil, err
 	}
-	wg.Wait()
 	var out []value.Value
 	for i := range results {
-		if errs[i] != nil {
-			return nil, firstRealError(errs)
-		}
 		out = append(out, results[i]...)
 	}
 	return out, nil
-}
-
-// firstRealError prefers the error that caused a cancellation over the
-// cancellations it caused.
-func firstRealError(errs []error) error {
-	var fallback error
-	for _, err := range errs {
-		if err == nil {
-			continue
-		}
-		if e, ok := err.(*Error); ok && e.Code == CodeCancelled {
-			if fallback == nil {
-				fallback = err
-			}
-			continue
-		}
-		return err
-	}
-	return fallback
 }
 
 func (op *lookupJoinOp) Close() error {

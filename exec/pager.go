@@ -104,32 +104,21 @@ func (p *pager) next(ctx context.Context) (page, error) {
 
 // prefetch fetches the first page of every pager concurrently, bounded by
 // the environment's concurrency, so IN-list Queries and scan segments start
-// together. Later pages are fetched only on demand.
+// together. Later pages are fetched only on demand. The first failure stops
+// the fetches not yet sent; the pages already fetched are then released.
 func prefetch(ctx context.Context, env *Env, pagers []*pager) ([]page, error) {
 	pages := make([]page, len(pagers))
-	errs := make([]error, len(pagers))
-	sem := make(chan struct{}, env.concurrency())
-	done := make(chan int, len(pagers))
-	for i := range pagers {
-		go func(i int) {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			pages[i], errs[i] = pagers[i].next(ctx)
-			done <- i
-		}(i)
-	}
-	for range pagers {
-		<-done
-	}
-	for _, err := range errs {
-		if err != nil && err != io.EOF {
-			for _, pg := range pages {
-				if pg.rec != nil {
-					pg.rec.Release()
-				}
+	errs := forEach(ctx, len(pagers), env.concurrency(), pagers[0].op(), func(ctx context.Context, i int) (err error) {
+		pages[i], err = pagers[i].next(ctx)
+		return err
+	})
+	if err := firstRealError(errs); err != nil {
+		for _, pg := range pages {
+			if pg.rec != nil {
+				pg.rec.Release()
 			}
-			return nil, err
 		}
+		return nil, err
 	}
 	return pages, nil
 }

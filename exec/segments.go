@@ -7,19 +7,21 @@ import (
 
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ddbsql/ddbsql/exec/value"
 )
 
-// segmentReader runs the pagers of a parallel Scan concurrently, each
-// segment reading its next page as soon as the previous one is handed over
-// (one page buffered per segment), and yields pages as they arrive.
+// segmentReader runs the pagers of a parallel Scan (or of a count, or one
+// read-ahead pager) concurrently, each pager reading its next page as soon
+// as the previous one is handed over (one page buffered per worker), and
+// yields pages as they arrive.
 type segmentReader struct {
 	ctx     context.Context
 	op      string // Query or Scan, for messages
 	ch      chan segmentPage
 	cancel  context.CancelFunc
-	running int
+	running int // pagers that have not finished
 	wg      sync.WaitGroup
 }
 
@@ -31,34 +33,53 @@ type segmentPage struct {
 	done  bool
 }
 
-func startSegments(ctx context.Context, pagers []*pager) *segmentReader {
+// startSegments reads pagers on at most workers goroutines; a worker
+// takes the next pager when its own has ended.
+func startSegments(ctx context.Context, pagers []*pager, workers int) *segmentReader {
 	ctx, cancel := context.WithCancel(ctx)
-	r := &segmentReader{ctx: ctx, op: pagers[0].op(), ch: make(chan segmentPage, len(pagers)), cancel: cancel, running: len(pagers)}
-	for _, p := range pagers {
+	workers = min(max(workers, 1), len(pagers))
+	r := &segmentReader{ctx: ctx, op: pagers[0].op(), ch: make(chan segmentPage, workers), cancel: cancel, running: len(pagers)}
+	var next atomic.Int64
+	for range workers {
 		r.wg.Add(1)
-		go func(p *pager) {
+		go func() {
 			defer r.wg.Done()
 			for {
-				pg, err := p.next(ctx)
-				msg := segmentPage{items: pg.items, rec: pg.rec, count: pg.count, err: err}
-				if err == io.EOF {
-					msg = segmentPage{done: true}
-				}
-				select {
-				case r.ch <- msg:
-				case <-ctx.Done():
-					if msg.rec != nil {
-						msg.rec.Release()
-					}
-					return
-				}
-				if err != nil {
+				i := int(next.Add(1) - 1)
+				if i >= len(pagers) || !r.read(ctx, pagers[i]) {
 					return
 				}
 			}
-		}(p)
+		}()
 	}
 	return r
+}
+
+// read hands over every page of p, then its end; false when p failed or
+// the reader is stopping. A panic while reading is p's error.
+func (r *segmentReader) read(ctx context.Context, p *pager) bool {
+	for {
+		var pg page
+		err := Safely(func() (err error) {
+			pg, err = p.next(ctx)
+			return err
+		})
+		msg := segmentPage{items: pg.items, rec: pg.rec, count: pg.count, err: err}
+		if err == io.EOF {
+			msg = segmentPage{done: true}
+		}
+		select {
+		case r.ch <- msg:
+		case <-ctx.Done():
+			if msg.rec != nil {
+				msg.rec.Release()
+			}
+			return false
+		}
+		if err != nil {
+			return err == io.EOF
+		}
+	}
 }
 
 // next returns the next non-empty page (or, with counts, any page), io.EOF

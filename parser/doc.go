@@ -12,6 +12,9 @@
 // Invariants:
 //   - Parse never panics; sqlparser runs under recover, and sees no comments
 //     (they are blanked, so MySQL's executable /*! … */ are plain comments).
+//   - A statement nests at most MaxNesting levels (a chain of n operators is
+//     n levels): deeper ones are a syntax error found before sqlparser's
+//     stack or any later recursion could grow with them (nesting.go).
 //   - Every position (Span, Error.Offset/Line/Column) is relative to the whole
 //     input given to Parse, never to a statement or to rewritten text.
 //     Line and Column are 1-based; Column counts characters, not bytes.

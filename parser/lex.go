@@ -32,7 +32,27 @@ type token struct {
 // lex tokenizes src[from:to]. Offsets in the tokens are offsets into src, so
 // that a piece of a larger script keeps its absolute positions.
 func lex(src string, from, to int) []token {
-	var toks []token
+	toks, _ := lexAtMost(src, from, to, -1)
+	return toks
+}
+
+// lexAtMost is lex that stops after limit tokens (no limit when negative);
+// complete says whether it reached the end.
+func lexAtMost(src string, from, to, limit int) (toks []token, complete bool) {
+	complete = eachToken(src, from, to, func(t token) bool {
+		if len(toks) == limit {
+			return false
+		}
+		toks = append(toks, t)
+		return true
+	})
+	return toks, complete
+}
+
+// eachToken calls fn on each token of src[from:to] in order until fn
+// returns false, and reports whether it went through them all. It keeps no
+// tokens itself, so a pass over a whole script costs no memory.
+func eachToken(src string, from, to int, fn func(token) bool) bool {
 	i := from
 	for i < to {
 		c := src[i]
@@ -41,10 +61,12 @@ func lex(src string, from, to int) []token {
 			continue
 		}
 		t := scanToken(src, i, to)
-		toks = append(toks, t)
+		if !fn(t) {
+			return false
+		}
 		i = t.end
 	}
-	return toks
+	return true
 }
 
 // scanToken scans the token that starts at src[i] (not a blank).

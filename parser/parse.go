@@ -2,6 +2,13 @@ package parser
 
 import "fmt"
 
+// MaxStatementTokens bounds the tokens (names, literals, operators) of one
+// statement, and so the memory parsing it takes: a statement is held as
+// tokens of some 32 bytes each, and megabytes of single-character operators
+// would take gigabytes. One literal is one token, however long: a 10 MB
+// string is fine, as is an IN list of half a million values.
+const MaxStatementTokens = 1_000_000
+
 // Parse parses every statement of input. On the first bad statement it
 // returns the statements before it and an *Error positioned in input.
 // Empty input, or input holding only blanks, ';' and comments, gives no
@@ -41,7 +48,11 @@ func parsePiece(src string, p Piece) (st Statement, err *Error) {
 			st, err = nil, errAt(CodeSyntax, p.Start, fmt.Sprint("internal parser error: ", r), "please report this statement")
 		}
 	}()
-	toks := lex(src, p.Start, p.Start+len(p.Text))
+	toks, complete := lexAtMost(src, p.Start, p.Start+len(p.Text), MaxStatementTokens)
+	if !complete {
+		return nil, errAt(CodeSyntax, toks[len(toks)-1].end, fmt.Sprintf("statement too long (more than %d tokens)", MaxStatementTokens),
+			"split it into several statements; a long IN list can be several shorter ones")
+	}
 	s := newStmt(src, toks)
 	if len(s.sig) == 0 {
 		return nil, errAt(CodeEmpty, p.Start, "empty statement", "")

@@ -14,6 +14,9 @@ func parseSelect(src string, toks []token) (*Select, *Error) {
 	if err := checkSelectFeatures(src, sig); err != nil {
 		return nil, err
 	}
+	if err := checkNestingTokens(src, sig); err != nil {
+		return nil, err
+	}
 	start, end := sig[0].start, sig[len(sig)-1].end
 	buf := []byte(src[start:end])
 	for _, t := range toks {
@@ -35,6 +38,9 @@ func parseSelect(src string, toks []token) (*Select, *Error) {
 	}
 	sel, err := asSelect(ast, sig[0].start)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkNestingTree(sel, sig[0].start); err != nil {
 		return nil, err
 	}
 	return &Select{AST: sel, Paths: rw.paths, QuotedValues: quotedValues(sel, rw.loneQuoted),

@@ -12,7 +12,6 @@ type Piece struct {
 // the end of the input, so a ';' after it does not split (Parse reports it).
 func Split(input string) []Piece {
 	var pieces []Piece
-	toks := lex(input, 0, len(input))
 	start, hasCode := 0, false
 	flush := func(end int) {
 		if hasCode {
@@ -20,7 +19,7 @@ func Split(input string) []Piece {
 			pieces = append(pieces, Piece{Text: input[a:b], Start: a})
 		}
 	}
-	for _, t := range toks {
+	eachToken(input, 0, len(input), func(t token) bool {
 		switch {
 		case t.kind == tkPunct && input[t.start] == ';':
 			flush(t.start)
@@ -28,7 +27,8 @@ func Split(input string) []Piece {
 		case t.kind != tkComment:
 			hasCode = true
 		}
-	}
+		return true
+	})
 	flush(len(input))
 	return pieces
 }

@@ -240,7 +240,18 @@ func firstKeyCond(conds []keyCond, attr string) *keyCond {
 // distinct removes duplicate values, keeping first-seen order.
 func distinct(vals []value.Value) []value.Value {
 	var out []value.Value
+	seen := map[string]bool{} // scalars by their encoding: key lists may be long
 	for _, v := range vals {
+		switch v.Kind() {
+		case value.String, value.Binary, value.Number, value.Bool:
+			// Numbers are canonical text, so equal numbers encode alike.
+			k := string(value.AppendBinary(nil, v))
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, v)
+			}
+			continue
+		}
 		dup := false
 		for _, o := range out {
 			if value.Equal(o, v) {

@@ -9,7 +9,10 @@
 // Invariants:
 //   - Every WHERE conjunct ends in exactly one place: the key condition, the
 //     FilterExpression (only where DynamoDB's semantics equal SQL's), or a
-//     client-side Filter. None is dropped and none is applied twice.
+//     client-side Filter. None is dropped and none is applied twice. A
+//     FilterExpression stays within DynamoDB's limits on an expression (4 KB,
+//     300 operators and functions): conjuncts beyond them run on the client
+//     (exprlimits.go).
 //   - Requests are built completely here, with the SDK expression builder
 //     (names and values only as #n/:v placeholders); exec sends them as they
 //     are, adding only ExclusiveStartKey. So EXPLAIN prints exactly what exec

@@ -177,7 +177,7 @@ func consistentError(t *TableDef, ix *IndexDef) *Error {
 // must wait for the fetched items.
 func (r *reader) split(used map[int]bool, keyAttrs []string, fetch bool, p path, allowFilter bool) (filters, client []expr.Expr, cond *expression.ConditionBuilder) {
 	t, src := r.from.table, r.src
-	var conds []expression.ConditionBuilder
+	var budget filterBudget
 	for i, c := range r.conjuncts {
 		if used[i] {
 			continue
@@ -186,22 +186,13 @@ func (r *reader) split(used map[int]bool, keyAttrs []string, fetch bool, p path,
 			client = append(client, c)
 			continue
 		}
-		if dc, ok := ddbexpr.Condition(c, src); ok {
+		if dc, ok := ddbexpr.Condition(c, src); ok && budget.admit(c, dc) {
 			filters = append(filters, c)
-			conds = append(conds, dc)
 			continue
 		}
 		client = append(client, c)
 	}
-	switch len(conds) {
-	case 0:
-	case 1:
-		cond = &conds[0]
-	default:
-		all := expression.And(conds[0], conds[1], conds[2:]...)
-		cond = &all
-	}
-	return filters, client, cond
+	return filters, client, budget.condition()
 }
 
 func (r *reader) planGet(req readRequest, keys []map[string]value.Value, usedIdx []int) (*readPlan, error) {

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -93,7 +94,13 @@ func (c *schemaCache) list(gen int, done chan struct{}) {
 	defer close(done)
 	ctx, cancel := context.WithTimeout(c.base, lookupTTL)
 	defer cancel()
-	names, err := c.cat.Tables(ctx)
+	var names []string
+	// A panic in the look-up is a failed look-up: completion does without
+	// the names, and the statement that needs them reports the problem.
+	err := exec.Safely(func() (err error) {
+		names, err = c.cat.Tables(ctx)
+		return err
+	})
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.gen {
@@ -160,7 +167,11 @@ func (c *schemaCache) describe(gen int, name string, done chan struct{}) {
 	defer close(done)
 	ctx, cancel := context.WithTimeout(c.base, lookupTTL)
 	defer cancel()
-	def, err := c.cat.Table(ctx, name)
+	var def *planner.TableDef
+	err := exec.Safely(func() (err error) {
+		def, err = c.cat.Table(ctx, name)
+		return err
+	})
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.gen {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/ddbsql/ddbsql/exec"
 )
 
 // watchSignals makes SIGTERM and SIGHUP restore the terminal and end the
@@ -20,14 +22,23 @@ func (r *REPL) watchSignals() (stop func()) {
 	signal.Notify(interrupts, os.Interrupt)
 	done := make(chan struct{})
 	go func() {
-		for {
-			select {
-			case s := <-fatal:
-				r.exitOnSignal(s)
-			case <-interrupts:
-			case <-done:
-				return
+		err := exec.Safely(func() error {
+			for {
+				select {
+				case s := <-fatal:
+					r.exitOnSignal(s)
+				case <-interrupts:
+				case <-done:
+					return nil
+				}
 			}
+		})
+		if err != nil {
+			// Nobody would handle SIGTERM and SIGHUP any more: end here,
+			// with the terminal restored and the error said.
+			r.term.Close()
+			r.cfg.PrintError(r.cfg.Err, err)
+			os.Exit(1)
 		}
 	}()
 	return func() {

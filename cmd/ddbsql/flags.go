@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 
@@ -17,6 +18,13 @@ const (
 	exitError = 1 // a statement failed
 	exitUsage = 2 // bad command line
 )
+
+// maxSegments bounds --segments. DynamoDB takes up to 1,000,000, but each
+// segment is a request and a reader of its own, and a million of them took
+// gigabytes of memory to Scan a 40-item table.
+const maxSegments = 1024
+
+const segmentsWhy = " (each segment is a concurrent Scan request; more than a few per CPU only adds requests)"
 
 // config is the parsed command line.
 type config struct {
@@ -61,12 +69,14 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.allowScan, "allow-scan", false, "allow statements that read a whole table or index with Scan")
 	fs.BoolVar(&cfg.consistent, "consistent", false, "use strongly consistent reads (not possible on global secondary indexes)")
 	fs.BoolVar(&cfg.strict, "strict", false, "fail statements that are not one Query or GetItem (Scan, FilterExpression, client-side filter or sort, join not by key)")
-	fs.Float64Var(&cfg.maxRCU, "max-rcu", 0, "refuse statements estimated to consume more than `N` read capacity units (or of unknown cost), and stop those that do")
-	fs.Float64Var(&cfg.rateLimit, "rate-limit", 0, "pace each statement's reads to `RCU_PER_SECOND`")
-	fs.IntVar(&cfg.segments, "segments", 0, "parallel Scan segments (default: about one per GiB, at most 8 per CPU)")
-	fs.IntVar(&cfg.concurrency, "concurrency", 8, "DynamoDB requests in flight per statement (IN lists, join lookups)")
-	fs.DurationVar(&cfg.timeout, "timeout", 0, "give up on a statement after this `duration` (e.g. 30s), planning and DescribeTable/ListTables included")
-	fs.Float64Var(&cfg.readPrice, "read-price", session.DefaultReadPrice, "on-demand price in USD per million read units, for the cost in --stats")
+	fs.Var(amountFlag{&cfg.maxRCU, "100"}, "max-rcu", "refuse statements estimated to consume more than `N` read capacity units (or of unknown cost), and stop those that do")
+	fs.Var(amountFlag{&cfg.rateLimit, "50"}, "rate-limit", "pace each statement's reads to `RCU_PER_SECOND`")
+	fs.Var(countFlag{&cfg.segments, 0, maxSegments, segmentsWhy}, "segments", "`N` parallel Scan segments (default: about one per GiB, at most 8 per CPU)")
+	cfg.concurrency = 8
+	fs.Var(countFlag{&cfg.concurrency, 1, math.MaxInt32, ""}, "concurrency", "at most `N` DynamoDB requests in flight per statement (IN lists, join lookups)")
+	fs.Var(durationFlag{&cfg.timeout}, "timeout", "give up on a statement after this `duration` (e.g. 30s), planning and DescribeTable/ListTables included")
+	cfg.readPrice = session.DefaultReadPrice
+	fs.Var(amountFlag{&cfg.readPrice, "0.125"}, "read-price", "on-demand `price` in USD per million read units, for the cost in --stats")
 	fs.BoolVar(&cfg.demo, "demo", false, "open the built-in demo tables in an in-process DynamoDB (no AWS account needed)")
 	fs.Var(dataFlag{&cfg.data}, "data", "load a DynamoDB export folder, a file of DynamoDB-JSON items or a NoSQL Workbench model into an in-process DynamoDB, read-only (`[name=]PATH`, repeatable)")
 	fs.Var(keyFlag{&cfg.data}, "key", "key attributes of the --data before it (`PK[,SK]`, types optional: PK:S,SK:N); before any --data it applies to all")
@@ -106,7 +116,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, bool) {
 			usage(fs, stdout)
 			return nil, exitOK, false
 		}
-		fmt.Fprintf(stderr, "error: %v\nhint: ddbsql --help lists the flags\n", err)
+		fmt.Fprintf(stderr, "error: %s\nhint: ddbsql --help lists the flags\n", flagError(err))
 		return nil, exitUsage, false
 	}
 	if fs.NArg() > 0 {

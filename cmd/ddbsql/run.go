@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
@@ -40,11 +42,25 @@ var metadataAttemptTimeout time.Duration
 var version = "0.1.0-dev"
 
 func run(ctx context.Context, args []string, io streams) int {
-	code, err := execute(ctx, args, io)
+	code, err := safeExecute(ctx, args, io)
 	if err != nil {
 		printError(io.err, err)
 	}
 	return code
+}
+
+// safeExecute is execute with a panic outside any statement (loading
+// --data, connecting) turned into an internal error: the user sees
+// "error: internal error: …" and status 1, never a stack trace.
+func safeExecute(ctx context.Context, args []string, io streams) (code int, err error) {
+	err = exec.Safely(func() (err error) {
+		code, err = execute(ctx, args, io)
+		return err
+	})
+	if exec.PanicStack(err) != nil {
+		code = exitError
+	}
+	return code, err
 }
 
 // execute runs the command line and returns the exit status with the error
@@ -84,12 +100,12 @@ func readScript(cfg *config, io streams) ([]string, int, bool) {
 	var parts []string
 	parts = append(parts, cfg.exprs...)
 	for _, f := range cfg.files {
-		data, err := os.ReadFile(f)
+		data, err := readFile(f)
 		if err != nil {
 			fmt.Fprintf(io.err, "error: cannot read -f %s: %v\n", f, err)
 			return nil, exitUsage, false
 		}
-		parts = append(parts, string(data))
+		parts = append(parts, data)
 	}
 	if len(parts) == 0 {
 		if io.interactive {
@@ -105,11 +121,29 @@ func readScript(cfg *config, io streams) ([]string, int, bool) {
 	return parts, exitOK, true
 }
 
+// maxScriptBytes bounds a script read from -f or stdin: -f /dev/zero, or a
+// pipe that never ends, must not grow until the process runs out of memory.
+const maxScriptBytes = 64 << 20
+
+var errScriptTooLarge = fmt.Errorf("the script is larger than %d MB; split it into several files", maxScriptBytes>>20)
+
+func readFile(name string) (string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return readAll(f)
+}
+
 func readAll(r io.Reader) (string, error) {
 	if r == nil {
 		return "", nil
 	}
-	b, err := io.ReadAll(r)
+	b, err := io.ReadAll(io.LimitReader(r, maxScriptBytes+1))
+	if err == nil && len(b) > maxScriptBytes {
+		err = errScriptTooLarge
+	}
 	return string(b), err
 }
 
@@ -164,6 +198,7 @@ func printError(w io.Writer, err error) {
 	case errors.As(err, &se):
 		msg = se.Error()
 	}
+	msg, hint = printable(msg), printable(hint)
 	lines := strings.Split(strings.TrimRight(msg, "\n"), "\n")
 	fmt.Fprintf(w, "error: %s\n", lines[0])
 	for _, l := range lines[1:] {
@@ -176,4 +211,27 @@ func printError(w io.Writer, err error) {
 			fmt.Fprintf(w, "hint: %s\n", h)
 		}
 	}
+}
+
+// printable replaces control characters and invalid UTF-8 in a message
+// with U+FFFD, one for one (so a caret under a source line still lines
+// up): an error quoting a binary script or a name with an escape sequence
+// must not drive the terminal.
+func printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || (unicode.IsControl(r) && r != '\n' && r != '\t') {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || (unicode.IsControl(r) && r != '\n' && r != '\t') {
+			return utf8.RuneError
+		}
+		return r
+	}, s)
 }

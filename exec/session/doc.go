@@ -7,7 +7,10 @@
 // a file sends no request; statements run in order and the first failure
 // stops the script; EXPLAIN never sends a read (only DescribeTable and
 // ListTables); errors come back typed from the phase that failed; a plan's
-// notes are written (to Notes, else Err) before its first row.
+// notes are written (to Notes, else Err) before its first row. A panic while
+// a statement runs, on its goroutine, a worker's or the progress line's, is
+// the statement's internal error (exec.PanicError), never a crash; with
+// DDBSQL_DEBUG set its stack is written to Err.
 //
 // --timeout is one deadline per statement, started before the statement is
 // planned (for the first statement of a script, before the script is

@@ -21,58 +21,75 @@ var progressDelay = time.Second
 // The returned function stops and erases it, leaving the cursor at the
 // start of the line; it may be called any number of times, from any
 // goroutine. Callers defer it, so that the line goes away on every path,
-// a panic included.
-func (s *Session) startProgress(stats *exec.Stats, p *planner.Plan) func() {
+// a panic included. It returns the internal error of a panic that ended
+// the line early (the statement then fails with it: a bug is reported,
+// never hidden), nil otherwise.
+func (s *Session) startProgress(stats *exec.Stats, p *planner.Plan) func() error {
 	if s.Progress == nil {
-		return func() {}
+		return func() error { return nil }
 	}
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	segments := scanSegments(p)
+	var failed error
 	go func() {
 		defer close(finished)
-		select {
-		case <-done:
-			return
-		case <-time.After(progressDelay):
-		}
-		bar := progressbar.NewOptions(-1,
-			progressbar.OptionSetWriter(s.Progress),
-			progressbar.OptionSpinnerType(14),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionSetElapsedTime(false),
-			progressbar.OptionShowCount(),
-		)
-		tick := time.NewTicker(250 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			snap := stats.Snapshot()
-			rate := float64(snap.ItemsRead) / snap.Elapsed.Seconds()
-			desc := fmt.Sprintf("%d items read · %s RCU · %d pages · %.0f items/s · %s",
-				snap.ItemsRead, planner.FormatRCU(snap.RCU), snap.Pages, rate, snap.Elapsed.Round(time.Second))
-			if segments > 1 {
-				desc += fmt.Sprintf(" · segments %d/%d done", snap.SegmentsDone, segments)
-			}
-			bar.Describe(desc)
-			_ = bar.Add(0)
-			select {
-			case <-done:
-				// Finish stops the bar's own spinner goroutine from drawing
-				// again; Clear blanks the line and returns to its start.
-				_ = bar.Finish()
-				_ = bar.Clear()
-				return
-			case <-tick.C:
-			}
-		}
+		failed = exec.Safely(func() error {
+			showProgress(s.Progress, stats, segments, done)
+			return nil
+		})
 	}()
 	var once sync.Once
-	return func() {
+	return func() error {
 		once.Do(func() {
 			close(done)
 			<-finished
 		})
+		return failed
+	}
+}
+
+// showProgress draws the progress line on w after progressDelay, until done
+// is closed, then erases it.
+func showProgress(w io.Writer, stats *exec.Stats, segments int, done <-chan struct{}) {
+	select {
+	case <-done:
+		return
+	case <-time.After(progressDelay):
+	}
+	// The spinner turns on each render, all of them from here: the bar's
+	// own ticker goroutine (for a change interval) would draw outside
+	// Safely, where a panic takes the process down.
+	bar := progressbar.NewOptions(-1,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSpinnerType(14),
+		progressbar.OptionSetSpinnerChangeInterval(0),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionSetElapsedTime(false),
+		progressbar.OptionShowCount(),
+	)
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		snap := stats.Snapshot()
+		rate := float64(snap.ItemsRead) / snap.Elapsed.Seconds()
+		desc := fmt.Sprintf("%d items read · %s RCU · %d pages · %.0f items/s · %s",
+			snap.ItemsRead, planner.FormatRCU(snap.RCU), snap.Pages, rate, snap.Elapsed.Round(time.Second))
+		if segments > 1 {
+			desc += fmt.Sprintf(" · segments %d/%d done", snap.SegmentsDone, segments)
+		}
+		bar.Describe(desc)
+		_ = bar.Add(0)
+		select {
+		case <-done:
+			// Finish marks the bar done; Clear blanks the line and
+			// returns to its start.
+			_ = bar.Finish()
+			_ = bar.Clear()
+			return
+		case <-tick.C:
+		}
 	}
 }
 
@@ -81,7 +98,7 @@ func (s *Session) startProgress(stats *exec.Stats, p *planner.Plan) func() {
 // the line, so that no row is printed beside it. Streaming formats (csv,
 // ndjson) write their first bytes early, buffered ones (table, markdown)
 // at the end.
-func (s *Session) progressOut(stop func()) io.Writer {
+func (s *Session) progressOut(stop func() error) io.Writer {
 	if s.Progress == nil || s.OutRedirected {
 		return s.Out
 	}
@@ -90,11 +107,11 @@ func (s *Session) progressOut(stop func()) io.Writer {
 
 type stopOnWrite struct {
 	w    io.Writer
-	stop func()
+	stop func() error
 }
 
 func (w *stopOnWrite) Write(b []byte) (int, error) {
-	w.stop()
+	_ = w.stop() // a failed line is reported when the statement ends
 	return w.w.Write(b)
 }
 

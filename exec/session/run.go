@@ -85,7 +85,9 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 		return err
 	}
 	err = s.stream(ctx, op, w, format.Header{Columns: p.Columns, Dynamic: p.Star, KeyColumns: p.KeyColumns}, stats)
-	stopProgress()
+	if perr := stopProgress(); err == nil {
+		err = perr
+	}
 	stats.Finish()
 	err = s.timedOut(ctx, err)
 	s.report(stats, err)
@@ -188,7 +190,9 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 	stopProgress := s.startProgress(stats, p)
 	defer stopProgress()
 	err = drain(ctx, op, stats)
-	stopProgress()
+	if perr := stopProgress(); err == nil {
+		err = perr
+	}
 	stats.Finish()
 	if err != nil {
 		err = s.timedOut(ctx, err)

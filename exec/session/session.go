@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
+	"os"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -133,10 +133,10 @@ func (s *Session) run(ctx context.Context, st parser.Statement, start time.Time)
 	defer end()
 	defer func() {
 		if r := recover(); r != nil {
-			err = &exec.Error{Code: exec.CodeInternal, Msg: fmt.Sprintf("internal error: %v (please report this statement)", r)}
-			if debugPanics {
-				fmt.Fprintf(s.Err, "%s\n", debug.Stack())
-			}
+			err = exec.PanicError(r)
+		}
+		if stack := exec.PanicStack(err); stack != nil && debugPanics && s.Err != nil {
+			fmt.Fprintf(s.Err, "%s\n", stack)
 		}
 	}()
 	return s.timedOut(ctx, s.dispatch(ctx, st))
@@ -159,8 +159,9 @@ func (s *Session) dispatch(ctx context.Context, st parser.Statement) error {
 	return fmt.Errorf("unsupported statement %T", st)
 }
 
-// debugPanics prints stacks for panics when DDBSQL_DEBUG is set (tests).
-var debugPanics = false
+// debugPanics prints the stacks of panics, on this goroutine or a worker's,
+// when DDBSQL_DEBUG is set (for whoever investigates a report).
+var debugPanics = os.Getenv("DDBSQL_DEBUG") != ""
 
 // plan compiles a SELECT; catalog failures become exec errors.
 func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, error) {

@@ -41,8 +41,123 @@ func (r Ref) String() string {
 	return "$" + strconv.Itoa(r.Index)
 }
 
-func (b Binary) String() string {
-	return operand(b.L, b.Op, false) + " " + b.Op.String() + " " + operand(b.R, b.Op, true)
+func (b Binary) String() string    { return render(b) }
+func (u Unary) String() string     { return render(u) }
+func (i In) String() string        { return render(i) }
+func (b Between) String() string   { return render(b) }
+func (l Like) String() string      { return render(l) }
+func (n IsNull) String() string    { return render(n) }
+func (f Func) String() string      { return render(f) }
+func (c Case) String() string      { return render(c) }
+func (c Cast) String() string      { return render(c) }
+func (a Aggregate) String() string { return render(a) }
+
+// render prints an expression into one buffer: concatenating the strings of
+// the sub-expressions at every level would copy a chain of n operators
+// about n²/2 times.
+func render(e Expr) string {
+	var sb strings.Builder
+	write(&sb, e)
+	return sb.String()
+}
+
+func write(sb *strings.Builder, e Expr) {
+	switch t := e.(type) {
+	case Binary:
+		writeOperand(sb, t.L, t.Op, false)
+		sb.WriteString(" " + t.Op.String() + " ")
+		writeOperand(sb, t.R, t.Op, true)
+	case Unary:
+		if t.Op == OpNot {
+			sb.WriteString("NOT ")
+		} else {
+			sb.WriteString("-")
+		}
+		if _, ok := t.X.(Binary); ok {
+			writeParenthesised(sb, t.X)
+		} else {
+			write(sb, t.X)
+		}
+	case In:
+		write(sb, t.X)
+		sb.WriteString(not(t.Not) + " IN (")
+		writeList(sb, t.List)
+		sb.WriteString(")")
+	case Between:
+		write(sb, t.X)
+		sb.WriteString(not(t.Not) + " BETWEEN ")
+		write(sb, t.Lo)
+		sb.WriteString(" AND ")
+		write(sb, t.Hi)
+	case Like:
+		write(sb, t.X)
+		sb.WriteString(not(t.Not) + " LIKE ")
+		write(sb, t.Pattern)
+	case IsNull:
+		write(sb, t.X)
+		if t.Not {
+			sb.WriteString(" IS NOT NULL")
+		} else {
+			sb.WriteString(" IS NULL")
+		}
+	case Func:
+		sb.WriteString(t.Name + "(")
+		writeList(sb, t.Args)
+		sb.WriteString(")")
+	case Case:
+		sb.WriteString("CASE")
+		if t.Operand != nil {
+			sb.WriteString(" ")
+			write(sb, t.Operand)
+		}
+		for _, w := range t.Whens {
+			sb.WriteString(" WHEN ")
+			write(sb, w.Cond)
+			sb.WriteString(" THEN ")
+			write(sb, w.Result)
+		}
+		if t.Else != nil {
+			sb.WriteString(" ELSE ")
+			write(sb, t.Else)
+		}
+		sb.WriteString(" END")
+	case Cast:
+		to := "CHAR"
+		if t.To == value.Number {
+			to = "DECIMAL"
+		}
+		sb.WriteString("CAST(")
+		write(sb, t.X)
+		sb.WriteString(" AS " + to + ")")
+	case Aggregate:
+		sb.WriteString(strings.ToUpper(t.Func) + "(")
+		if t.Distinct {
+			sb.WriteString("DISTINCT ")
+		}
+		if t.Arg != nil {
+			write(sb, t.Arg)
+		} else {
+			sb.WriteString("*")
+		}
+		sb.WriteString(")")
+	default: // leaves: Column, Literal, Ref
+		sb.WriteString(e.String())
+	}
+}
+
+func writeList(sb *strings.Builder, list []Expr) {
+	for n, e := range list {
+		if n > 0 {
+			sb.WriteString(", ")
+		}
+		write(sb, e)
+	}
+}
+
+func writeParenthesised(sb *strings.Builder, e Expr) {
+	sb.WriteString("(")
+	write(sb, e)
+	sb.WriteString(")")
 }
 
 // precedence orders operators for printing with the fewest parentheses.
@@ -60,99 +175,25 @@ func precedence(op Op) int {
 	return 6 // * / % DIV
 }
 
-// operand prints a child of a binary operator, parenthesised when it binds
-// more loosely than its parent (or equally, on the right of a
+// writeOperand prints a child of a binary operator, parenthesised when it
+// binds more loosely than its parent (or equally, on the right of a
 // non-associative operator).
-func operand(e Expr, parent Op, right bool) string {
+func writeOperand(sb *strings.Builder, e Expr, parent Op, right bool) {
 	b, ok := e.(Binary)
 	if !ok {
 		if u, isUnary := e.(Unary); isUnary && u.Op == OpNot && precedence(parent) > 3 {
-			return "(" + e.String() + ")"
+			writeParenthesised(sb, e)
+			return
 		}
-		return e.String()
+		write(sb, e)
+		return
 	}
 	pc, cc := precedence(parent), precedence(b.Op)
 	if cc < pc || (cc == pc && right && parent != OpAnd && parent != OpOr && parent != OpAdd && parent != OpMul) {
-		return "(" + b.String() + ")"
+		writeParenthesised(sb, b)
+		return
 	}
-	return b.String()
-}
-
-func (u Unary) String() string {
-	inner := u.X.String()
-	if _, ok := u.X.(Binary); ok {
-		inner = "(" + inner + ")"
-	}
-	if u.Op == OpNot {
-		return "NOT " + inner
-	}
-	return "-" + inner
-}
-
-func (i In) String() string {
-	parts := make([]string, len(i.List))
-	for n, e := range i.List {
-		parts[n] = e.String()
-	}
-	return i.X.String() + not(i.Not) + " IN (" + strings.Join(parts, ", ") + ")"
-}
-
-func (b Between) String() string {
-	return b.X.String() + not(b.Not) + " BETWEEN " + b.Lo.String() + " AND " + b.Hi.String()
-}
-
-func (l Like) String() string {
-	return l.X.String() + not(l.Not) + " LIKE " + l.Pattern.String()
-}
-
-func (n IsNull) String() string {
-	if n.Not {
-		return n.X.String() + " IS NOT NULL"
-	}
-	return n.X.String() + " IS NULL"
-}
-
-func (f Func) String() string {
-	parts := make([]string, len(f.Args))
-	for n, e := range f.Args {
-		parts[n] = e.String()
-	}
-	return f.Name + "(" + strings.Join(parts, ", ") + ")"
-}
-
-func (c Case) String() string {
-	var sb strings.Builder
-	sb.WriteString("CASE")
-	if c.Operand != nil {
-		sb.WriteString(" " + c.Operand.String())
-	}
-	for _, w := range c.Whens {
-		sb.WriteString(" WHEN " + w.Cond.String() + " THEN " + w.Result.String())
-	}
-	if c.Else != nil {
-		sb.WriteString(" ELSE " + c.Else.String())
-	}
-	sb.WriteString(" END")
-	return sb.String()
-}
-
-func (c Cast) String() string {
-	to := "CHAR"
-	if c.To == value.Number {
-		to = "DECIMAL"
-	}
-	return "CAST(" + c.X.String() + " AS " + to + ")"
-}
-
-func (a Aggregate) String() string {
-	arg := "*"
-	if a.Arg != nil {
-		arg = a.Arg.String()
-	}
-	if a.Distinct {
-		arg = "DISTINCT " + arg
-	}
-	return strings.ToUpper(a.Func) + "(" + arg + ")"
+	write(sb, b)
 }
 
 func not(n bool) string {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -153,6 +154,12 @@ func (d *decoder) decode(body []byte, sh shape, mem memory.Allocator, keys []str
 	d.startRows()
 	p.shape = sh
 	defer func() {
+		if r := recover(); r != nil {
+			// Release the tables decoded so far, then go on panicking:
+			// the goroutine's Safely reports it.
+			p.Release()
+			panic(r)
+		}
 		if err != nil {
 			p.Release()
 			p = Page{}
@@ -298,8 +305,15 @@ func (d *decoder) items() error {
 	}
 }
 
+// itemHook, when set (by tests), is called before each item is decoded:
+// it injects faults into the decoder where a bug would hit.
+var itemHook atomic.Pointer[func()]
+
 // item decodes one item into the columns.
 func (d *decoder) item() error {
+	if h := itemHook.Load(); h != nil {
+		(*h)()
+	}
 	if d.peek() == 'n' {
 		return d.unsupported("null item")
 	}

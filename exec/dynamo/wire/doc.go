@@ -52,5 +52,9 @@
 //     each item it waits until 128 KiB more have arrived (or the body is
 //     complete); a decode that still meets the end is redone on the whole
 //     body. Reads happen on one goroutine per request, which the middleware
-//     waits for before returning.
+//     waits for before returning, a panic in the decoder included (the
+//     pooled buffer is never reused while the reader writes into it). A
+//     panic while reading the body (exec.Safely) is a read error; a panic
+//     in the decoder releases what it built and goes on to the goroutine
+//     that reads the pages, which reports it as an internal error.
 package wire

@@ -216,6 +216,9 @@ func (m *decodeMiddleware) HandleDeserialize(ctx context.Context, in middleware.
 		}
 		st := newStream((*c.body)[:size])
 		go st.fill(resp.Body)
+		// Should the decoder panic, the reader must be done writing into
+		// the pooled buffer before the panic unwinds to where it is reused.
+		defer st.all()
 		page, derr = decodeStream(st, c.shape, c.mem, c.keys, c.tableKeys)
 		body, rerr = st.all()
 	} else {

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/ddbsql/ddbsql/exec"
 )
 
 // streamMargin is how far ahead of the decoder the body must have arrived
@@ -34,8 +36,18 @@ func newStream(buf []byte) *stream {
 	return s
 }
 
-// fill reads r to its end into buf; run it on its own goroutine.
+// fill reads r to its end into buf; run it on its own goroutine. A panic
+// while reading (in the SDK's body wrappers) ends the body with the
+// internal error it becomes, as a read error would.
 func (s *stream) fill(r io.Reader) {
+	err := exec.Safely(func() error { return s.read(r) })
+	s.mu.Lock()
+	s.done, s.err = true, err
+	s.cond.Broadcast()
+	s.mu.Unlock()
+}
+
+func (s *stream) read(r io.Reader) error {
 	n := 0
 	var err error
 	for n < len(s.buf) && err == nil {
@@ -59,10 +71,7 @@ func (s *stream) fill(r io.Reader) {
 	if err == nil && n < len(s.buf) {
 		err = io.ErrUnexpectedEOF
 	}
-	s.mu.Lock()
-	s.done, s.err = true, err
-	s.cond.Broadcast()
-	s.mu.Unlock()
+	return err
 }
 
 // wait returns the arrived prefix once it holds at least want bytes or the
@@ -107,7 +116,13 @@ func (d *decoder) more(want int) {
 // returned as such (the caller passes it to the SDK).
 func decodeStream(s *stream, sh shape, mem memory.Allocator, keys []string, tableKeys map[string][]string) (Page, error) {
 	d := getDecoder()
-	defer putDecoder(d)
+	p, err := d.decodeStream(s, sh, mem, keys, tableKeys)
+	// Not deferred: a decoder a panic left halfway is not reused.
+	putDecoder(d)
+	return p, err
+}
+
+func (d *decoder) decodeStream(s *stream, sh shape, mem memory.Allocator, keys []string, tableKeys map[string][]string) (Page, error) {
 	d.src = s
 	p, err := d.decode(s.wait(streamMargin), sh, mem, keys, tableKeys)
 	d.src = nil
