@@ -26,6 +26,9 @@ type Config struct {
 	HistorySize int
 	// Pager pages results taller than the screen ("" never pages).
 	Pager string
+	// NoColor turns off every colour the line editor would draw (the
+	// completion menu); --no-color, NO_COLOR or the settings file.
+	NoColor bool
 	// PrintError prints an error the way batch mode does.
 	PrintError func(io.Writer, error)
 }

@@ -101,7 +101,7 @@ func newREPL(ctx context.Context, cfg Config) (*REPL, error) {
 		fmt.Fprintf(r.err, "warning: history file %s: %v\n", cfg.HistoryPath, err)
 		r.histWarned = true
 	}
-	if ed, err := newGoPrompt(t, r); err == nil {
+	if ed, err := newGoPrompt(t, r, cfg.NoColor); err == nil {
 		r.reader = ed
 	} else {
 		fmt.Fprintf(r.err, "warning: line editing is off (%v)\n", err)
