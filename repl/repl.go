@@ -116,9 +116,13 @@ func newREPL(ctx context.Context, cfg Config) (*REPL, error) {
 	return r, nil
 }
 
-// prompts builds the main prompt and a continuation prompt of the same width.
+// prompts builds the main prompt, "ddbsql (label)> ", and a continuation
+// prompt of the same width.
 func prompts(label string) (main, cont string) {
-	main = "ddbsql " + label + "> "
+	main = "ddbsql> "
+	if label != "" {
+		main = "ddbsql (" + label + ")> "
+	}
 	pad := len([]rune(main)) - len("...> ")
 	if pad < 0 {
 		pad = 0

@@ -37,7 +37,7 @@ func TestREPLOnTerminal(t *testing.T) {
 		t.Fatalf("loading fixtures: %v", err)
 	}
 	u, _ := url.Parse(endpoint)
-	e := &replEnv{bin: buildBinary(t, t.TempDir()), endpoint: endpoint, label: u.Host,
+	e := &replEnv{bin: buildBinary(t, t.TempDir()), endpoint: endpoint, label: u.Host + "@us-east-1",
 		app: "`" + prefix + "app`"}
 
 	t.Run("statement prints rows", e.testRows)
@@ -70,7 +70,7 @@ func (e *replEnv) env(t *testing.T, extra ...string) []string {
 	return append(env, extra...)
 }
 
-func (e *replEnv) prompt() string { return "ddbsql " + e.label + "> " }
+func (e *replEnv) prompt() string { return "ddbsql (" + e.label + ")> " }
 
 func (e *replEnv) start(t *testing.T, env []string, args ...string) *screen {
 	s := startScreen(t, e.bin, env, append([]string{"--endpoint-url", e.endpoint}, args...)...)
@@ -250,7 +250,7 @@ func (e *replEnv) testCancel(t *testing.T) {
 	proxy, started := stallingProxy(t, e.endpoint)
 	u, _ := url.Parse(proxy.URL)
 	s := startScreen(t, e.bin, e.env(t), "--endpoint-url", proxy.URL)
-	prompt := "ddbsql " + u.Host + "> "
+	prompt := "ddbsql (" + u.Host + "@us-east-1)> "
 	s.expect(prompt)
 	s.send(e.sql("SELECT * FROM {app} WHERE PK = 'WS#acme';\r"))
 	select {
@@ -430,7 +430,7 @@ func (e *replEnv) testPipedStdin(t *testing.T) {
 	if strings.Contains(string(out), "\x1b") {
 		t.Errorf("escape sequences in piped output: %q", out)
 	}
-	if strings.Contains(string(out), "ddbsql "+e.label+">") {
+	if strings.Contains(string(out), e.prompt()) {
 		t.Errorf("a prompt in piped output: %q", out)
 	}
 }

@@ -15,12 +15,16 @@ import (
 
 // runREPL runs the interactive REPL; run calls it only when stdin and
 // stdout are terminals and no -e/-f script was given.
-func runREPL(ctx context.Context, io streams, sess *session.Session) int {
+func runREPL(ctx context.Context, io streams, sess *session.Session, cfg *config) int {
 	in, inOK := io.in.(*os.File)
 	out, outOK := io.out.(*os.File)
 	if !inOK || !outOK {
 		fmt.Fprintln(io.err, "error: the interactive REPL needs a terminal on stdin and stdout")
 		return exitUsage
+	}
+	profile := cfg.profile
+	if profile == "" {
+		profile = os.Getenv("AWS_PROFILE")
 	}
 	pager, set := os.LookupEnv("PAGER")
 	if !set {
@@ -28,7 +32,7 @@ func runREPL(ctx context.Context, io streams, sess *session.Session) int {
 	}
 	return repl.Run(ctx, repl.Config{
 		Session:     sess,
-		Label:       promptLabel(sess.Client),
+		Label:       promptLabel(sess.Client, profile),
 		In:          in,
 		Out:         out,
 		Err:         io.err,
@@ -43,21 +47,31 @@ func runREPL(ctx context.Context, io streams, sess *session.Session) int {
 // backend says "demo").
 type labeled interface{ Label() string }
 
-// promptLabel names the connection in the prompt the way dynamo.Connect
-// labels a Connection: the endpoint's host:port when an endpoint is set
-// (flag or AWS config), else the region.
-func promptLabel(c dynamo.Client) string {
+// promptLabel names the connection in the prompt, as psql shows the
+// database: where the statements go, then "@" and the region.
+//
+//	demo                        --demo (--data alone: offline)
+//	127.0.0.1:8000@us-east-1    an endpoint (flag or AWS config): its host:port
+//	prod@eu-west-1              a named profile (--profile or AWS_PROFILE)
+//	eu-west-1                   neither: the default credential chain
+func promptLabel(c dynamo.Client, profile string) string {
 	switch c := c.(type) {
 	case labeled:
 		return c.Label()
 	case *dynamodb.Client:
 		o := c.Options()
+		where := profile
 		if o.BaseEndpoint != nil {
 			if u, err := url.Parse(*o.BaseEndpoint); err == nil && u.Host != "" {
-				return u.Host
+				where = u.Host
 			}
 		}
-		if o.Region != "" {
+		switch {
+		case where != "" && o.Region != "":
+			return where + "@" + o.Region
+		case where != "":
+			return where
+		case o.Region != "":
 			return o.Region
 		}
 	}
