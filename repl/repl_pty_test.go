@@ -56,11 +56,13 @@ func TestREPLOnTerminal(t *testing.T) {
 	t.Run("no controlling terminal: plain line input", e.testNoControllingTerminal)
 }
 
-// env is the child's environment: history in a temporary config
-// directory, a pager that marks its lines, nothing from the developer's.
+// env is the child's environment: history and settings in temporary
+// state and config directories, a pager that marks its lines, nothing from
+// the developer's.
 func (e *replEnv) env(t *testing.T, extra ...string) []string {
 	home := t.TempDir()
 	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"),
 		"PATH=" + os.Getenv("PATH"), "TERM=xterm", "PAGER=sed s/^/PAGED:/",
 		"AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_REGION=us-east-1",
 		"AWS_EC2_METADATA_DISABLED=true",
@@ -68,6 +70,16 @@ func (e *replEnv) env(t *testing.T, extra ...string) []string {
 		// halt_on_error makes a race fail the exit status the tests check.
 		"GORACE=atexit_sleep_ms=0 halt_on_error=1"}
 	return append(env, extra...)
+}
+
+// envValue is NAME's value in env ("NAME=value" entries).
+func envValue(env []string, name string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 func (e *replEnv) prompt() string { return "ddbsql (" + e.label + ")> " }
@@ -187,13 +199,7 @@ func (e *replEnv) testHistory(t *testing.T) {
 	s.send("\\q\r")
 	s.waitExit()
 
-	var home string
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "XDG_CONFIG_HOME="); ok {
-			home = v
-		}
-	}
-	path := filepath.Join(home, "ddbsql", "history")
+	path := filepath.Join(envValue(env, "XDG_STATE_HOME"), "ddbsql", "history")
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatalf("history file: %v", err)

@@ -26,6 +26,10 @@ func runREPL(ctx context.Context, io streams, sess *session.Session, cfg *config
 	if profile == "" {
 		profile = os.Getenv("AWS_PROFILE")
 	}
+	history, err := repl.PrepareHistory(os.LookupEnv)
+	if err != nil {
+		fmt.Fprintf(io.err, "warning: %v\n", err)
+	}
 	pager, set := os.LookupEnv("PAGER")
 	if !set {
 		pager = repl.DefaultPager
@@ -37,7 +41,7 @@ func runREPL(ctx context.Context, io streams, sess *session.Session, cfg *config
 		Out:         out,
 		Err:         io.err,
 		Version:     version,
-		HistoryPath: repl.HistoryPath(os.LookupEnv),
+		HistoryPath: history,
 		Pager:       pager,
 		PrintError:  printError,
 	})
