@@ -54,6 +54,7 @@ func TestREPLOnTerminal(t *testing.T) {
 	t.Run("pager for tall results", e.testPager)
 	t.Run("piped stdin runs as a script", e.testPipedStdin)
 	t.Run("no controlling terminal: plain line input", e.testNoControllingTerminal)
+	t.Run("no colour", e.testNoColor)
 }
 
 // env is the child's environment: history and settings in temporary

@@ -48,6 +48,7 @@ type config struct {
 	data        dataFlags
 	version     bool
 	help        bool
+	noColor     bool
 }
 
 // repeated collects a flag given several times.
@@ -80,6 +81,7 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.demo, "demo", false, "open the built-in demo tables in an in-process DynamoDB (no AWS account needed)")
 	fs.Var(dataFlag{&cfg.data}, "data", "load a DynamoDB export folder, a file of DynamoDB-JSON items or a NoSQL Workbench model into an in-process DynamoDB, read-only (`[name=]PATH`, repeatable)")
 	fs.Var(keyFlag{&cfg.data}, "key", "key attributes of the --data before it (`PK[,SK]`, types optional: PK:S,SK:N); before any --data it applies to all")
+	fs.BoolVar(&cfg.noColor, "no-color", false, "no colours in the REPL (also when NO_COLOR is set)")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	fs.BoolVar(&cfg.help, "help", false, "show this help")
 	fs.BoolVar(&cfg.help, "h", false, "show this help")

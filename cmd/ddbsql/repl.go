@@ -43,8 +43,15 @@ func runREPL(ctx context.Context, io streams, sess *session.Session, cfg *config
 		Version:     version,
 		HistoryPath: history,
 		Pager:       pager,
+		NoColor:     noColor(cfg),
 		PrintError:  printError,
 	})
+}
+
+// noColor reports whether colours are off: --no-color, or NO_COLOR set
+// to anything but the empty string (https://no-color.org).
+func noColor(cfg *config) bool {
+	return cfg.noColor || os.Getenv("NO_COLOR") != ""
 }
 
 // labeled is a client that names its connection itself (an offline or demo
