@@ -55,6 +55,9 @@ func TestREPLOnTerminal(t *testing.T) {
 	t.Run("piped stdin runs as a script", e.testPipedStdin)
 	t.Run("no controlling terminal: plain line input", e.testNoControllingTerminal)
 	t.Run("no colour", e.testNoColor)
+	t.Run("prompt names the connection", e.testPromptLabel)
+	t.Run("history moves to the state directory", e.testHistoryMigration)
+	t.Run("settings file", e.testSettingsFile)
 }
 
 // env is the child's environment: history and settings in temporary

@@ -3,6 +3,8 @@
 package repl_test
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -47,10 +49,10 @@ func completeCustomers(t *testing.T, s *screen, prompt string) {
 	}
 }
 
-// testNoColor checks that NO_COLOR (any non-empty value) and --no-color
-// leave every colour out, the completion menu's included, while the
-// selected row stays marked (reverse video); and that without them the
-// menu is coloured, so the check can fail.
+// testNoColor checks that NO_COLOR (any non-empty value), --no-color and
+// no-color in the settings file leave every colour out, the completion
+// menu's included, while the selected row stays marked (reverse video);
+// and that without them the menu is coloured, so the check can fail.
 func (e *replEnv) testNoColor(t *testing.T) {
 	const prompt = "ddbsql (demo)> "
 	t.Run("colours by default", func(t *testing.T) {
@@ -61,6 +63,17 @@ func (e *replEnv) testNoColor(t *testing.T) {
 			t.Errorf("no colour sequences without NO_COLOR: the check below proves nothing")
 		}
 	})
+	settings := func(t *testing.T, body string) []string {
+		env := e.env(t)
+		dir := filepath.Join(envValue(env, "XDG_CONFIG_HOME"), "ddbsql")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return env
+	}
 	for _, c := range []struct {
 		name string
 		env  func(t *testing.T) []string
@@ -69,6 +82,7 @@ func (e *replEnv) testNoColor(t *testing.T) {
 		{"NO_COLOR=1", func(t *testing.T) []string { return e.env(t, "NO_COLOR=1") }, nil},
 		{"NO_COLOR=false counts too", func(t *testing.T) []string { return e.env(t, "NO_COLOR=false") }, nil},
 		{"--no-color", func(t *testing.T) []string { return e.env(t) }, []string{"--no-color"}},
+		{"settings file", func(t *testing.T) []string { return settings(t, "no-color = true\n") }, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := startScreen(t, e.bin, c.env(t), append([]string{"--demo"}, c.args...)...)
@@ -91,4 +105,95 @@ func (e *replEnv) testNoColor(t *testing.T) {
 			t.Errorf("an empty NO_COLOR turned colours off; no-color.org says only a non-empty value does")
 		}
 	})
+}
+
+// testHistoryMigration checks that the history of an earlier version
+// ($XDG_CONFIG_HOME/ddbsql/history) moves to the state directory
+// silently and is recalled with Up.
+func (e *replEnv) testHistoryMigration(t *testing.T) {
+	env := e.env(t)
+	oldPath := filepath.Join(envValue(env, "XDG_CONFIG_HOME"), "ddbsql", "history")
+	newPath := filepath.Join(envValue(env, "XDG_STATE_HOME"), "ddbsql", "history")
+	if err := os.MkdirAll(filepath.Dir(oldPath), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stmt := e.sql("SELECT name FROM {app} WHERE PK = 'WS#acme' AND SK = 'META';")
+	if err := os.WriteFile(oldPath, []byte(stmt+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := e.start(t, env)
+	s.send("\x1b[A")
+	s.expect("WS#acme")
+	s.send("\r")
+	s.expect("Acme Corp")
+	s.expect(e.prompt())
+	s.send("\\q\r")
+	if code := s.waitExit(); code != 0 {
+		t.Fatalf("exit status %d", code)
+	}
+	if strings.Contains(s.text(), "warning") {
+		t.Errorf("the move was not silent")
+	}
+	if _, err := os.Stat(oldPath); !os.IsNotExist(err) {
+		t.Errorf("the old history file is still there (%v)", err)
+	}
+	fi, err := os.Stat(newPath)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("new history file: %v, %v", fi, err)
+	}
+	data, _ := os.ReadFile(newPath)
+	if want := stmt + "\n" + stmt + "\n\\q\n"; string(data) == want {
+		t.Errorf("a recalled statement equal to the last entry was stored twice")
+	} else if want := stmt + "\n\\q\n"; string(data) != want {
+		t.Errorf("history file:\n%s\nwant:\n%s", data, want)
+	}
+}
+
+// testPromptLabel checks the prompt's connection label for the demo.
+func (e *replEnv) testPromptLabel(t *testing.T) {
+	s := startScreen(t, e.bin, e.env(t), "--demo")
+	s.expect("ddbsql (demo)> ")
+	s.send("\x04")
+	if code := s.waitExit(); code != 0 {
+		t.Fatalf("exit status %d", code)
+	}
+}
+
+// testSettingsFile checks that the settings file's defaults reach the
+// REPL (format, and a pager that wins over $PAGER) and that a flag wins
+// over the file.
+func (e *replEnv) testSettingsFile(t *testing.T) {
+	env := e.env(t)
+	dir := filepath.Join(envValue(env, "XDG_CONFIG_HOME"), "ddbsql")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	body := "# defaults\nformat = \"csv\"\npager = \"sed s/^/FILEPAGER:/\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stmt := e.sql("SELECT PK, SK FROM {app} WHERE PK = 'WS#acme' AND SK = 'META';\r")
+	s := e.start(t, env)
+	s.send(stmt)
+	s.expect("PK,SK")
+	s.expect("WS#acme,META")
+	s.expect(e.prompt())
+	// A tall result goes through the file's pager, not $PAGER.
+	s.mark()
+	s.send(e.sql("SELECT SK FROM {app} WHERE PK = 'WS#big' LIMIT 60;\r"))
+	s.expect("FILEPAGER:")
+	s.expect("DOC#B00060")
+	s.expect(e.prompt())
+	if strings.Contains(s.text(), "PAGED:") {
+		t.Errorf("$PAGER was used, not the settings file's pager")
+	}
+	s.send("\\q\r")
+	s.waitExit()
+
+	s = e.start(t, env, "--format", "json")
+	s.send(stmt)
+	s.expect(`"SK":"META"`)
+	s.expect(e.prompt())
+	s.send("\\q\r")
+	s.waitExit()
 }

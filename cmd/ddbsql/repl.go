@@ -30,10 +30,6 @@ func runREPL(ctx context.Context, io streams, sess *session.Session, cfg *config
 	if err != nil {
 		fmt.Fprintf(io.err, "warning: %v\n", err)
 	}
-	pager, set := os.LookupEnv("PAGER")
-	if !set {
-		pager = repl.DefaultPager
-	}
 	return repl.Run(ctx, repl.Config{
 		Session:     sess,
 		Label:       promptLabel(sess.Client, profile),
@@ -42,14 +38,28 @@ func runREPL(ctx context.Context, io streams, sess *session.Session, cfg *config
 		Err:         io.err,
 		Version:     version,
 		HistoryPath: history,
-		Pager:       pager,
+		Pager:       replPager(cfg),
 		NoColor:     noColor(cfg),
 		PrintError:  printError,
 	})
 }
 
-// noColor reports whether colours are off: --no-color, or NO_COLOR set
-// to anything but the empty string (https://no-color.org).
+// replPager is the settings file's pager, else $PAGER, else less: the file
+// is ddbsql's own, as psql's PSQL_PAGER is preferred to PAGER. An empty
+// value never pages.
+func replPager(cfg *config) string {
+	if cfg.pager != nil {
+		return *cfg.pager
+	}
+	if pager, set := os.LookupEnv("PAGER"); set {
+		return pager
+	}
+	return repl.DefaultPager
+}
+
+// noColor reports whether colours are off: --no-color (or no-color in the
+// settings file), or NO_COLOR set to anything but the empty string
+// (https://no-color.org).
 func noColor(cfg *config) bool {
 	return cfg.noColor || os.Getenv("NO_COLOR") != ""
 }
