@@ -53,8 +53,8 @@ type setting struct {
 	check func(string) error
 }
 
-// settings are the keys, in the order the README and errors list them.
-var settings = []setting{
+// fileSettings are the keys, in the order the README and errors list them.
+var fileSettings = []setting{
 	{key: "format", kind: kindString, example: `"csv"`, choices: format.Names()},
 	{key: "stats", kind: kindString, example: `"text"`, choices: []string{"off", "text", "json"}},
 	{key: "pager", kind: kindString, example: `"less -S"`},
@@ -148,8 +148,8 @@ func applySettingsFile(flags *flag.FlagSet, cfg *config, getenv func(string) (st
 		case onCommandLine[v.key], v.connection && offline, setInEnvironment(v.env, getenv):
 		default:
 			if err := flags.Set(v.key, v.text); err != nil {
-				// parseSettings checked the value with the same flag.
-				return &settingsError{path: path, line: v.line, msg: fmt.Sprintf("%s: %v", v.key, err)}
+				// Not expected: parseSettings checked the value with the same flag.
+				return &settingsError{path: path, msg: fmt.Sprintf("%s: %v", v.key, err)}
 			}
 		}
 	}
@@ -181,7 +181,6 @@ func setInEnvironment(names []string, getenv func(string) (string, bool)) bool {
 type settingValue struct {
 	setting
 	text string
-	line int
 }
 
 // parseSettings parses and checks the whole file; the first problem is
@@ -258,7 +257,7 @@ func (d *settingDecoder) UnmarshalTOML(v any) error {
 }
 
 func lookupSetting(key string) (setting, bool) {
-	for _, s := range settings {
+	for _, s := range fileSettings {
 		if s.key == key {
 			return s, true
 		}
@@ -267,8 +266,8 @@ func lookupSetting(key string) (setting, bool) {
 }
 
 func settingKeys() string {
-	keys := make([]string, len(settings))
-	for i, s := range settings {
+	keys := make([]string, len(fileSettings))
+	for i, s := range fileSettings {
 		keys[i] = s.key
 	}
 	return strings.Join(keys, ", ")
