@@ -23,8 +23,10 @@ func runREPL(ctx context.Context, io streams, sess *session.Session, cfg *config
 		return exitUsage
 	}
 	profile := cfg.profile
-	if profile == "" {
-		profile = os.Getenv("AWS_PROFILE")
+	for _, name := range []string{"AWS_PROFILE", "AWS_DEFAULT_PROFILE"} { // the SDK's order
+		if profile == "" {
+			profile = os.Getenv(name)
+		}
 	}
 	history, err := repl.PrepareHistory(os.LookupEnv)
 	if err != nil {
@@ -73,7 +75,7 @@ type labeled interface{ Label() string }
 //
 //	demo                        --demo (--data alone: offline)
 //	127.0.0.1:8000@us-east-1    an endpoint (flag or AWS config): its host:port
-//	prod@eu-west-1              a named profile (--profile or AWS_PROFILE)
+//	prod@eu-west-1              a named profile (--profile, AWS_PROFILE)
 //	eu-west-1                   neither: the default credential chain
 func promptLabel(c dynamo.Client, profile string) string {
 	switch c := c.(type) {

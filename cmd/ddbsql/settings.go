@@ -58,7 +58,7 @@ var fileSettings = []setting{
 	{key: "format", kind: kindString, example: `"csv"`, choices: format.Names()},
 	{key: "stats", kind: kindString, example: `"text"`, choices: []string{"off", "text", "json"}},
 	{key: "pager", kind: kindString, example: `"less -S"`},
-	{key: "profile", kind: kindString, example: `"prod"`, env: []string{"AWS_PROFILE"}, connection: true},
+	{key: "profile", kind: kindString, example: `"prod"`, env: []string{"AWS_PROFILE", "AWS_DEFAULT_PROFILE"}, connection: true},
 	{key: "region", kind: kindString, example: `"eu-west-1"`, env: []string{"AWS_REGION", "AWS_DEFAULT_REGION"}, connection: true},
 	{key: "endpoint-url", kind: kindString, example: `"http://localhost:8000"`,
 		env: []string{"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL"}, connection: true, check: checkEndpointURL},

@@ -92,7 +92,7 @@ pager = ""
 // that --demo does not use them at all.
 func TestSettingsConnectionPrecedence(t *testing.T) {
 	writeSettings(t, "profile = \"file\"\nregion = \"eu-west-1\"\nendpoint-url = \"http://localhost:8000\"\n")
-	for _, name := range []string{"AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL"} {
+	for _, name := range []string{"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL"} {
 		t.Setenv(name, "")
 	}
 	cfg, _, ok := parseFlags(nil, io.Discard, io.Discard)
