@@ -245,3 +245,26 @@ func TestPrepareHistoryFailureKeepsOldFile(t *testing.T) {
 		t.Errorf("old file changed: %q", data)
 	}
 }
+
+// TestHistoryCreatesPrivateDirectory checks that a history file written
+// where no directory exists yet gets a 0700 directory and a 0600 file
+// (umask aside: both are narrower than the usual 0755/0644).
+func TestHistoryCreatesPrivateDirectory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "ddbsql", "history")
+	h, err := loadHistory(path, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Add("SELECT 1;"); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]os.FileMode{path: 0o600, filepath.Dir(path): 0o700} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got&^want != 0 {
+			t.Errorf("%s: mode %v, want at most %v", p, got, want)
+		}
+	}
+}
