@@ -3,6 +3,7 @@ module github.com/ddbsql/ddbsql
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/apache/arrow-go/v18 v18.8.0
 	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.74.0
 	github.com/cockroachdb/apd/v3 v3.2.3

@@ -12,8 +12,8 @@ type Config struct {
 	// Session runs the statements; the REPL changes its settings
 	// (\format, \x, \set …) and its output writers.
 	Session *session.Session
-	// Label names the connection in the prompt: "us-east-1",
-	// "localhost:8000", "demo".
+	// Label names the connection in the prompt, "ddbsql (Label)> ":
+	// "prod@eu-west-1", "localhost:8000@us-east-1", "demo".
 	Label string
 	// In and Out are the terminal (both must be terminals); Err is stderr.
 	In, Out *os.File
@@ -26,6 +26,9 @@ type Config struct {
 	HistorySize int
 	// Pager pages results taller than the screen ("" never pages).
 	Pager string
+	// NoColor turns off every colour the line editor would draw (the
+	// completion menu); --no-color, NO_COLOR or the settings file.
+	NoColor bool
 	// PrintError prints an error the way batch mode does.
 	PrintError func(io.Writer, error)
 }

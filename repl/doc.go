@@ -34,6 +34,9 @@
 //     and bounded by short waits, failures back off; attribute names come
 //     from key schemas and from items DynamoDB returned in this session
 //     (recordingClient), never from extra reads.
+//   - With Config.NoColor (--no-color, NO_COLOR) no colour sequence is
+//     written: go-prompt's colour options are all the default and its
+//     writer turns colour requests into plain attributes (nocolor.go).
 //   - History entries are single lines, never two equal in a row, bounded,
 //     in a file of mode 0600; go-prompt's in-memory history is replaced by
 //     them before every line.

@@ -40,7 +40,8 @@ type goPrompt struct {
 // newGoPrompt builds the editor. go-prompt's New opens /dev/tty for a
 // parser that is then replaced, and panics when there is no controlling
 // terminal: that is checked first, and a panic is turned into an error.
-func newGoPrompt(t *terminal, hooks editorHooks) (ed *goPrompt, err error) {
+// With noColor, nothing it draws is coloured (see nocolor.go).
+func newGoPrompt(t *terminal, hooks editorHooks, noColor bool) (ed *goPrompt, err error) {
 	tty, err := os.Open("/dev/tty")
 	if err != nil {
 		return nil, fmt.Errorf("no controlling terminal: %w", err)
@@ -53,16 +54,24 @@ func newGoPrompt(t *terminal, hooks editorHooks) (ed *goPrompt, err error) {
 	}()
 	g := &goPrompt{in: &ttyInput{term: t}, hooks: hooks}
 	rows, _ := t.Size()
-	g.p = prompt.New(func(string) {}, hooks.Complete,
+	var w prompt.ConsoleWriter = prompt.NewStdoutWriter()
+	if noColor {
+		w = monochromeWriter{w}
+	}
+	opts := []prompt.Option{
 		prompt.OptionParser(g.in),
-		prompt.OptionWriter(quietTitleWriter{prompt.NewStdoutWriter()}),
+		prompt.OptionWriter(quietTitleWriter{w}),
 		prompt.OptionLivePrefix(func() (string, bool) { return hooks.Prefix(), true }),
 		prompt.OptionPrefixTextColor(prompt.DefaultColor),
 		prompt.OptionCompletionWordSeparator(completionSeparators),
 		prompt.OptionMaxSuggestion(maxSuggestions(rows)),
 		prompt.OptionAddKeyBind(prompt.KeyBind{Key: prompt.ControlC, Fn: g.onCtrlC}),
 		prompt.OptionSetExitCheckerOnInput(g.exitCheck),
-	)
+	}
+	if noColor {
+		opts = append(opts, noColorOptions()...)
+	}
+	g.p = prompt.New(func(string) {}, hooks.Complete, opts...)
 	return g, nil
 }
 

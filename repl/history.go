@@ -22,22 +22,97 @@ type history struct {
 }
 
 // HistoryPath picks the history file: $DDBSQL_HISTORY when set (empty
-// disables the file), else $XDG_CONFIG_HOME/ddbsql/history when
-// XDG_CONFIG_HOME is set, else ~/.ddbsql_history.
+// disables the file), else $XDG_STATE_HOME/ddbsql/history, where
+// XDG_STATE_HOME defaults to ~/.local/state (the XDG base directory
+// specification puts history in the state directory, not with settings).
 func HistoryPath(getenv func(string) (string, bool)) string {
 	if p, ok := getenv("DDBSQL_HISTORY"); ok {
 		return p
 	}
-	if dir, ok := getenv("XDG_CONFIG_HOME"); ok && dir != "" {
+	if dir, ok := getenv("XDG_STATE_HOME"); ok && filepath.IsAbs(dir) {
 		return filepath.Join(dir, "ddbsql", "history")
 	}
-	if home, ok := getenv("HOME"); ok && home != "" {
-		return filepath.Join(home, ".ddbsql_history")
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(home, ".ddbsql_history")
+	if home := homeDir(getenv); home != "" {
+		return filepath.Join(home, ".local", "state", "ddbsql", "history")
 	}
 	return ""
+}
+
+// oldHistoryPaths are where earlier versions kept the history file:
+// $XDG_CONFIG_HOME/ddbsql/history when XDG_CONFIG_HOME was set, else
+// ~/.ddbsql_history.
+func oldHistoryPaths(getenv func(string) (string, bool)) []string {
+	var paths []string
+	if dir, ok := getenv("XDG_CONFIG_HOME"); ok && dir != "" {
+		paths = append(paths, filepath.Join(dir, "ddbsql", "history"))
+	}
+	if home := homeDir(getenv); home != "" {
+		paths = append(paths, filepath.Join(home, ".ddbsql_history"))
+	}
+	return paths
+}
+
+func homeDir(getenv func(string) (string, bool)) string {
+	if home, ok := getenv("HOME"); ok && home != "" {
+		return home
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return home
+	}
+	return ""
+}
+
+// PrepareHistory returns the history file to use, first moving the file of
+// an earlier version (see oldHistoryPaths) to HistoryPath when only the old
+// one exists. That happens silently; when it fails the old file stays in
+// use for this run and the error says why.
+func PrepareHistory(getenv func(string) (string, bool)) (string, error) {
+	path := HistoryPath(getenv)
+	if _, set := getenv("DDBSQL_HISTORY"); set || path == "" {
+		return path, nil
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return path, nil
+	}
+	for _, old := range oldHistoryPaths(getenv) {
+		if fi, err := os.Stat(old); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if err := moveFile(old, path); err != nil {
+			return old, fmt.Errorf("cannot move the history file %s to %s (%v); still using %s", old, path, err, old)
+		}
+		return path, nil
+	}
+	return path, nil
+}
+
+// moveFile moves a history file into a private directory (0700), as a
+// file of mode 0600. A rename does it when both are on one file system;
+// otherwise the file is copied and the old one removed.
+func moveFile(from, to string) error {
+	if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
+		return err
+	}
+	if err := os.Rename(from, to); err == nil {
+		return os.Chmod(to, 0o600)
+	}
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(to)
+		return err
+	}
+	return os.Remove(from)
 }
 
 // loadHistory reads the file (a missing file is an empty history) and, when

@@ -8,11 +8,11 @@ import (
 )
 
 func TestPrompts(t *testing.T) {
-	main, cont := prompts("us-east-1")
-	if main != "ddbsql us-east-1> " || cont != "             ...> " || len(main) != len(cont) {
+	main, cont := prompts("prod@eu-west-1")
+	if main != "ddbsql (prod@eu-west-1)> " || cont != "                    ...> " || len(main) != len(cont) {
 		t.Errorf("%q %q", main, cont)
 	}
-	if m, c := prompts(""); m != "ddbsql > " || c != "    ...> " {
+	if m, c := prompts(""); m != "ddbsql> " || c != "   ...> " {
 		t.Errorf("%q %q", m, c)
 	}
 	if maxSuggestions(40) != 8 || maxSuggestions(10) != 6 || maxSuggestions(3) != 1 {

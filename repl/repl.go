@@ -101,7 +101,7 @@ func newREPL(ctx context.Context, cfg Config) (*REPL, error) {
 		fmt.Fprintf(r.err, "warning: history file %s: %v\n", cfg.HistoryPath, err)
 		r.histWarned = true
 	}
-	if ed, err := newGoPrompt(t, r); err == nil {
+	if ed, err := newGoPrompt(t, r, cfg.NoColor); err == nil {
 		r.reader = ed
 	} else {
 		fmt.Fprintf(r.err, "warning: line editing is off (%v)\n", err)
@@ -116,9 +116,13 @@ func newREPL(ctx context.Context, cfg Config) (*REPL, error) {
 	return r, nil
 }
 
-// prompts builds the main prompt and a continuation prompt of the same width.
+// prompts builds the main prompt, "ddbsql (label)> ", and a continuation
+// prompt of the same width.
 func prompts(label string) (main, cont string) {
-	main = "ddbsql " + label + "> "
+	main = "ddbsql> "
+	if label != "" {
+		main = "ddbsql (" + label + ")> "
+	}
 	pad := len([]rune(main)) - len("...> ")
 	if pad < 0 {
 		pad = 0

@@ -37,7 +37,7 @@ func TestREPLOnTerminal(t *testing.T) {
 		t.Fatalf("loading fixtures: %v", err)
 	}
 	u, _ := url.Parse(endpoint)
-	e := &replEnv{bin: buildBinary(t, t.TempDir()), endpoint: endpoint, label: u.Host,
+	e := &replEnv{bin: buildBinary(t, t.TempDir()), endpoint: endpoint, label: u.Host + "@us-east-1",
 		app: "`" + prefix + "app`"}
 
 	t.Run("statement prints rows", e.testRows)
@@ -54,13 +54,19 @@ func TestREPLOnTerminal(t *testing.T) {
 	t.Run("pager for tall results", e.testPager)
 	t.Run("piped stdin runs as a script", e.testPipedStdin)
 	t.Run("no controlling terminal: plain line input", e.testNoControllingTerminal)
+	t.Run("no colour", e.testNoColor)
+	t.Run("prompt names the connection", e.testPromptLabel)
+	t.Run("history moves to the state directory", e.testHistoryMigration)
+	t.Run("settings file", e.testSettingsFile)
 }
 
-// env is the child's environment: history in a temporary config
-// directory, a pager that marks its lines, nothing from the developer's.
+// env is the child's environment: history and settings in temporary
+// state and config directories, a pager that marks its lines, nothing from
+// the developer's.
 func (e *replEnv) env(t *testing.T, extra ...string) []string {
 	home := t.TempDir()
 	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"),
 		"PATH=" + os.Getenv("PATH"), "TERM=xterm", "PAGER=sed s/^/PAGED:/",
 		"AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_REGION=us-east-1",
 		"AWS_EC2_METADATA_DISABLED=true",
@@ -70,7 +76,17 @@ func (e *replEnv) env(t *testing.T, extra ...string) []string {
 	return append(env, extra...)
 }
 
-func (e *replEnv) prompt() string { return "ddbsql " + e.label + "> " }
+// envValue is NAME's value in env ("NAME=value" entries).
+func envValue(env []string, name string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func (e *replEnv) prompt() string { return "ddbsql (" + e.label + ")> " }
 
 func (e *replEnv) start(t *testing.T, env []string, args ...string) *screen {
 	s := startScreen(t, e.bin, env, append([]string{"--endpoint-url", e.endpoint}, args...)...)
@@ -187,13 +203,7 @@ func (e *replEnv) testHistory(t *testing.T) {
 	s.send("\\q\r")
 	s.waitExit()
 
-	var home string
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "XDG_CONFIG_HOME="); ok {
-			home = v
-		}
-	}
-	path := filepath.Join(home, "ddbsql", "history")
+	path := filepath.Join(envValue(env, "XDG_STATE_HOME"), "ddbsql", "history")
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatalf("history file: %v", err)
@@ -250,7 +260,7 @@ func (e *replEnv) testCancel(t *testing.T) {
 	proxy, started := stallingProxy(t, e.endpoint)
 	u, _ := url.Parse(proxy.URL)
 	s := startScreen(t, e.bin, e.env(t), "--endpoint-url", proxy.URL)
-	prompt := "ddbsql " + u.Host + "> "
+	prompt := "ddbsql (" + u.Host + "@us-east-1)> "
 	s.expect(prompt)
 	s.send(e.sql("SELECT * FROM {app} WHERE PK = 'WS#acme';\r"))
 	select {
@@ -430,7 +440,7 @@ func (e *replEnv) testPipedStdin(t *testing.T) {
 	if strings.Contains(string(out), "\x1b") {
 		t.Errorf("escape sequences in piped output: %q", out)
 	}
-	if strings.Contains(string(out), "ddbsql "+e.label+">") {
+	if strings.Contains(string(out), e.prompt()) {
 		t.Errorf("a prompt in piped output: %q", out)
 	}
 }

@@ -1,7 +1,8 @@
 // Command ddbsql runs SQL against Amazon DynamoDB: from -e, -f, piped stdin,
 // or an interactive REPL when stdin and stdout are terminals.
 //
-// Phase: the entry point. It parses flags, builds the connection (AWS
+// Phase: the entry point. It parses flags (with defaults from the settings
+// file, settings.go), builds the connection (AWS
 // configuration chain, --endpoint-url, or the in-process backend for --demo
 // and --data) and a session, and maps outcomes to exit statuses.
 //

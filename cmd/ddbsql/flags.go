@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"time"
 
@@ -48,6 +49,9 @@ type config struct {
 	data        dataFlags
 	version     bool
 	help        bool
+	noColor     bool
+	configPath  string  // --config
+	pager       *string // the settings file's pager (nil: not set)
 }
 
 // repeated collects a flag given several times.
@@ -80,6 +84,8 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.demo, "demo", false, "open the built-in demo tables in an in-process DynamoDB (no AWS account needed)")
 	fs.Var(dataFlag{&cfg.data}, "data", "load a DynamoDB export folder, a file of DynamoDB-JSON items or a NoSQL Workbench model into an in-process DynamoDB, read-only (`[name=]PATH`, repeatable)")
 	fs.Var(keyFlag{&cfg.data}, "key", "key attributes of the --data before it (`PK[,SK]`, types optional: PK:S,SK:N); before any --data it applies to all")
+	fs.BoolVar(&cfg.noColor, "no-color", false, "no colours in the REPL (also when NO_COLOR is set)")
+	fs.StringVar(&cfg.configPath, "config", "", "settings `file` (default: $DDBSQL_CONFIG, else $XDG_CONFIG_HOME/ddbsql/config.toml or ~/.config/ddbsql/config.toml; \"\" for none)")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	fs.BoolVar(&cfg.help, "help", false, "show this help")
 	fs.BoolVar(&cfg.help, "h", false, "show this help")
@@ -126,6 +132,12 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, bool) {
 	if cfg.help {
 		usage(fs, stdout)
 		return nil, exitOK, false
+	}
+	if !cfg.version {
+		if err := applySettingsFile(fs, cfg, os.LookupEnv); err != nil {
+			fmt.Fprintf(stderr, "error: %v\nhint: %s\n", err, err.Hint())
+			return nil, exitUsage, false
+		}
 	}
 	if !validFormat(cfg.format) {
 		fmt.Fprintf(stderr, "error: unknown --format %q; use one of %s\n", cfg.format, strings.Join(format.Names(), ", "))

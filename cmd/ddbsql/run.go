@@ -87,7 +87,7 @@ func execute(ctx context.Context, args []string, io streams) (int, error) {
 		if cfg.stats == "" {
 			sess.Stats = session.StatsText
 		}
-		return runREPL(ctx, io, sess), nil
+		return runREPL(ctx, io, sess, cfg), nil
 	}
 	if err := sess.RunScripts(ctx, script); err != nil {
 		return exitError, err
