@@ -335,6 +335,67 @@ func TestREADMEExampleChecks(t *testing.T) {
 	}
 }
 
+// transcript is a ```text block that shows a demo command and what it
+// prints: "$ ddbsql --demo …" on its first line, its output below.
+type transcript struct {
+	line int
+	args []string
+	want string
+}
+
+// transcripts finds the transcripts of Markdown text. A ```text block
+// whose first line runs ddbsql without --demo is an error: it could not
+// be checked.
+func transcripts(markdown string) ([]transcript, error) {
+	blocks, err := fences(markdown)
+	if err != nil {
+		return nil, err
+	}
+	var out []transcript
+	for _, b := range blocks {
+		first, rest, _ := strings.Cut(b.body, "\n")
+		command, ok := strings.CutPrefix(first, "$ ")
+		if b.info != "text" || !ok {
+			continue
+		}
+		args, demo, err := demoCommand(command)
+		if err != nil {
+			return nil, fmt.Errorf("README.md:%d: %v", b.line, err)
+		}
+		if !demo {
+			return nil, fmt.Errorf("README.md:%d: a transcript must run ddbsql --demo so that it can be checked: %q", b.line, first)
+		}
+		out = append(out, transcript{line: b.line, args: args, want: rest})
+	}
+	return out, nil
+}
+
+// TestREADMETranscripts runs each transcript's command and compares what
+// it prints (stdout, then stderr) with the block.
+func TestREADMETranscripts(t *testing.T) {
+	text, err := os.ReadFile(filepath.FromSlash(readmePath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := transcripts(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) == 0 {
+		t.Fatal("the README has no transcripts; the Scan example should be one")
+	}
+	for _, tr := range ts {
+		r := cliRun(t, "", tr.args...)
+		checkClean(t, r)
+		if got := r.out + r.err; got != tr.want {
+			t.Errorf("README.md:%d: ddbsql %s prints\n%s\nbut the README shows\n%s", tr.line, strings.Join(tr.args, " "), got, tr.want)
+		}
+	}
+	if _, err := transcripts("```text\n$ ddbsql -e \"SHOW TABLES\"\n```\n"); err == nil {
+		t.Error("a transcript without --demo must be an error")
+	}
+}
+
 // TestREADMERequirements checks that the Quick start names what a fresh
 // machine needs, with the Go version go.mod asks for and the Node.js
 // version the dynalite test server declares.
