@@ -137,6 +137,7 @@ func TestFlagMessages(t *testing.T) {
 	orders := write("orders.jsonl", two)
 	noSK := write("nosk.jsonl", two+`{"PK":{"S":"u2"},"n":{"N":"3"}}`+"\n")
 	inEqualsDir := write("run=1/items.jsonl", two)
+	demoModel := filepath.FromSlash("../../testdata/demo/demo-model.json.gz") // a NoSQL Workbench model
 
 	cases := []struct {
 		name string
@@ -206,6 +207,8 @@ func TestFlagMessages(t *testing.T) {
 			err: "error: --key PK,SK for table nosk: " + noSK + ":3: item has no sort key SK …"},
 		{name: "a --key after another --data", args: []string{"--data", noSK, "--data", orders, "--key", "PK,SK", "-e", "SHOW TABLES"}, code: 1,
 			err: "error: " + noSK + ": no key schema in nosk.jsonl: a file of items does not say which attributes are the table's keys; pass --key PK[,SK], right after --data " + noSK + "\n"},
+		{name: "a --key a model disagrees with", args: []string{"--data", demoModel, "--key", "id", "-e", "SHOW TABLES"}, code: 1,
+			err: "error: " + demoModel + ": --key id disagrees with table app's key in the model (PK, SK) (--key applies to the --data before it)\n"},
 		{name: "the same --key for each", args: []string{"--data", orders, "--key", "PK,SK", "--data", "more=" + orders, "--key", "PK,SK", "--format", "csv", "-e", "SELECT COUNT(*) AS n FROM more WHERE PK = 'u1'"},
 			out: "n\n2\n"},
 	}

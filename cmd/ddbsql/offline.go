@@ -153,7 +153,9 @@ func keyLoadError(err error, d *dataFlags) error {
 	switch le.Code {
 	case offline.CodeNoKeySchema:
 		return fmt.Errorf("%w, right after --data %s", err, shownValue(d.sources[i].Path))
-	case offline.CodeMissingKey, offline.CodeKeyType, offline.CodeKeyMismatch, offline.CodeBadKeyFlag:
+	case offline.CodeKeyMismatch: // names the --key and the model's table already
+		return fmt.Errorf("%w (--key applies to the --data before it)", err)
+	case offline.CodeMissingKey, offline.CodeKeyType, offline.CodeBadKeyFlag:
 	default:
 		return err
 	}
@@ -164,7 +166,7 @@ func keyLoadError(err error, d *dataFlags) error {
 	if arg == "" || strings.Contains(le.Msg, "declared by the model") {
 		return err // the key schema is the model's, not --key's
 	}
-	return fmt.Errorf("--key %s for %s: %w (--key applies to the --data before it)", shownValue(arg), sourceTable(d.sources[i], le.Code != offline.CodeKeyMismatch), err)
+	return fmt.Errorf("--key %s for %s: %w (--key applies to the --data before it)", shownValue(arg), sourceTable(d.sources[i], true), err)
 }
 
 // sourceOf is the index of the source a file belongs to: the source with
