@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/exec/session"
@@ -78,7 +79,7 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	cfg.readPrice = session.DefaultReadPrice
 	fs.Var(amountFlag{&cfg.readPrice, "0.125"}, "read-price", "on-demand `price` in USD per million read units, for the cost in --stats")
 	fs.BoolVar(&cfg.demo, "demo", false, "open the built-in demo tables in an in-process DynamoDB (no AWS account needed)")
-	fs.Var(dataFlag{&cfg.data}, "data", "load a DynamoDB export folder, a file of DynamoDB-JSON items or a NoSQL Workbench model into an in-process DynamoDB, read-only (`[name=]PATH`, repeatable; name=… names the table unless the text before = holds a / or \\)")
+	fs.Var(dataFlag{&cfg.data}, "data", "load a DynamoDB export folder, a file of DynamoDB-JSON items or a NoSQL Workbench model into an in-process DynamoDB, read-only (`[name=]PATH`, repeatable); in name=PATH, name is the table's name, unless it holds a / or \\ (then all of it is the path)")
 	fs.Var(keyFlag{&cfg.data}, "key", "key attributes of the --data before it (`PK[,SK]`, types optional: PK:S,SK:N); a --key before any --data applies to every --data")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	fs.BoolVar(&cfg.help, "help", false, "show this help")
@@ -108,7 +109,7 @@ Flags:
 const statementHelp = `
 Statements (separate several with ;):
   SELECT cols FROM t [JOIN u ON …] [WHERE …] [GROUP BY …] [HAVING …]
-         [ORDER BY …] [LIMIT n]       read by key: GetItem, BatchGetItem or Query
+         [ORDER BY …] [LIMIT n]       read by key: GetItem, BatchGetItem, Query
   SELECT … FROM t USE INDEX (i)       prefer index i (also FORCE INDEX (i));
   SELECT … FROM t IGNORE INDEX (i)    never read index i
   SELECT … FROM ` + "`t`.`i`" + ` …             read index i itself
@@ -117,7 +118,8 @@ Statements (separate several with ;):
   DESCRIBE t                          keys, indexes, item count and size
                                       (also DESC t, EXPLAIN t)
   SHOW TABLES                         the tables
-  SHOW INDEXES FROM t                 a table's indexes (also SHOW INDEX, SHOW KEYS)
+  SHOW INDEXES FROM t                 a table's indexes
+                                      (also SHOW INDEX, SHOW KEYS; FROM or IN)
 A statement that would need a Scan fails unless --allow-scan is given.
 In the REPL, \? or \help lists the meta-commands (\d t, \format csv, \q …).
 
@@ -146,8 +148,32 @@ func printFlags(fs *flag.FlagSet, w io.Writer) {
 		if !zeroDefault(f) && !strings.Contains(text, "default") {
 			text += fmt.Sprintf(" (default %s)", f.DefValue)
 		}
-		fmt.Fprintf(w, "%s\n        %s\n", line, strings.ReplaceAll(text, "\n", "\n        "))
+		fmt.Fprintf(w, "%s\n%s", line, wrap(text, "        ", 80))
 	})
+}
+
+// wrap breaks text into lines of at most width columns (longer words stay
+// whole), each starting with indent and ending in a newline.
+func wrap(text, indent string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, word := range strings.Fields(text) {
+		switch {
+		case n == 0:
+			b.WriteString(indent)
+			n = utf8.RuneCountInString(indent)
+		case n+1+utf8.RuneCountInString(word) > width:
+			b.WriteString("\n" + indent)
+			n = utf8.RuneCountInString(indent)
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(word)
+		n += utf8.RuneCountInString(word)
+	}
+	b.WriteByte('\n')
+	return b.String()
 }
 
 // zeroDefault reports whether a flag's default is its type's zero value,

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ddbsql/ddbsql/parser"
 )
@@ -56,6 +57,11 @@ func TestHelpAndREADMEListEveryFlag(t *testing.T) {
 	})
 	if n < 20 {
 		t.Errorf("the flag set has only %d flags", n)
+	}
+	for _, line := range strings.Split(help, "\n") {
+		if utf8.RuneCountInString(line) > 80 && strings.Contains(strings.TrimSpace(line), " ") {
+			t.Errorf("--help has a line wider than 80 columns: %q", line)
+		}
 	}
 	for where, text := range map[string]string{"--help": help, "the README's Flags section": flags} {
 		if m := singleDashLong.FindString(text); m != "" {
