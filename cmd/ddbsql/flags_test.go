@@ -179,7 +179,7 @@ func TestFlagMessages(t *testing.T) {
 			out: "id\nu_001\n"},
 
 		{name: "a table name too short", args: []string{"--data", "x=" + orders}, code: 2,
-			err: `error: --data x=` + orders + `: "x" is not a valid table name (3 to 255 characters: letters, digits, _ - .); for a path with = in it, write ./x=` + orders + "\n"},
+			err: `error: --data x=` + orders + `: "x" is not a valid table name (3 to 255 characters: letters, digits, _ - .); for a file whose name holds =, write --data TABLE=./x=` + orders + "\n"},
 		{name: "a table name with a bad character", args: []string{"--data", "my orders=" + orders}, code: 2,
 			err: `error: --data "my orders=` + orders + `": "my orders" is not a valid table name …`},
 		{name: "an empty table name", args: []string{"--data", "=" + orders}, code: 2,
@@ -236,5 +236,25 @@ func TestFlagMessages(t *testing.T) {
 				t.Errorf("stdout %q, want %q", r.out, c.out)
 			}
 		})
+	}
+}
+
+// TestDataFileWithEquals checks a file of the current directory whose name
+// holds an "=": --data a=b.jsonl reads table a from b.jsonl and, when only
+// the file a=b.jsonl exists, says how to write it; items=./a=b.jsonl loads it.
+func TestDataFileWithEquals(t *testing.T) {
+	t.Chdir(t.TempDir())
+	const items = `{"PK":{"S":"u1"},"n":{"N":"1"}}` + "\n"
+	if err := os.WriteFile("abc=def.jsonl", []byte(items), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := cliRun(t, "", "--data", "abc=def.jsonl", "--key", "PK", "-e", "SHOW TABLES")
+	want := "error: def.jsonl: cannot read: no such file or directory (--data abc=def.jsonl names table abc; to load the file abc=def.jsonl, write --data TABLE=./abc=def.jsonl)\n"
+	if r.code != 1 || r.err != want {
+		t.Errorf("exit %d, stderr\n%q\nwant\n%q", r.code, r.err, want)
+	}
+	r = cliRun(t, "", "--data", "items=./abc=def.jsonl", "--key", "PK", "--format", "csv", "-e", "SELECT n FROM items WHERE PK = 'u1'")
+	if r.code != 0 || r.out != "n\n1\n" {
+		t.Errorf("items=./abc=def.jsonl: exit %d, stdout %q, stderr %q", r.code, r.out, r.err)
 	}
 }

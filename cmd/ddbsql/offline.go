@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -36,13 +37,13 @@ func (f dataFlag) String() string {
 // Set reads "PATH" or "name=PATH". The text before the first "=" names
 // the table unless it holds a path separator, so ./a=b/items.json and
 // C:\exports\x=1\items.json stay paths; a file in the current directory
-// whose name has an "=" is written ./a=b.json. A name that DynamoDB would
-// refuse is an error here rather than a "no such file" later.
+// whose name has an "=" is written TABLE=./a=b.json. A name that DynamoDB
+// would refuse is an error here rather than a "no such file" later.
 func (f dataFlag) Set(v string) error {
 	src := offline.Source{Path: v}
 	if name, path, ok := strings.Cut(v, "="); ok && !strings.ContainsAny(name, `/\`) {
 		if !validTableName(name) {
-			return fmt.Errorf("--data %s: %q is not a valid table name (3 to 255 characters: letters, digits, _ - .); for a path with = in it, write ./%s", shownValue(v), name, v)
+			return fmt.Errorf("--data %s: %q is not a valid table name (3 to 255 characters: letters, digits, _ - .); for a file whose name holds =, write --data TABLE=./%s", shownValue(v), name, v)
 		}
 		if path == "" {
 			return fmt.Errorf("--data %s: give the path after =, as in --data %s=orders.jsonl", shownValue(v), name)
@@ -140,7 +141,9 @@ func (d *dataFlags) checkKeys() error {
 
 // keyLoadError rewords a load failure caused by the key schema --key gave
 // (an item without the key, a key of another type, a model that declares
-// other keys), naming the --key and its table; other errors pass through.
+// other keys), naming the --key and its table, or by reading name=PATH
+// as a table name where a file name with an = was meant; other errors
+// pass through.
 func keyLoadError(err error, d *dataFlags) error {
 	var le *offline.Error
 	if !errors.As(err, &le) {
@@ -151,6 +154,14 @@ func keyLoadError(err error, d *dataFlags) error {
 		return err
 	}
 	switch le.Code {
+	case offline.CodeIO:
+		// --data abc=def.json read as table abc, path def.json, when a
+		// file named abc=def.json is what was meant.
+		src := d.sources[i]
+		if whole := src.Table + "=" + src.Path; src.Table != "" && le.Path == src.Path && exists(whole) {
+			return fmt.Errorf("%w (--data %s names table %s; to load the file %s, write --data TABLE=./%s)", err, shownValue(whole), src.Table, whole, whole)
+		}
+		return err
 	case offline.CodeNoKeySchema:
 		return fmt.Errorf("%w, right after --data %s", err, shownValue(d.sources[i].Path))
 	case offline.CodeKeyMismatch: // names the --key and the model's table already
@@ -167,6 +178,11 @@ func keyLoadError(err error, d *dataFlags) error {
 		return err // the key schema is the model's, not --key's
 	}
 	return fmt.Errorf("--key %s for %s: %w (--key applies to the --data before it)", shownValue(arg), sourceTable(d.sources[i], true), err)
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // sourceOf is the index of the source a file belongs to: the source with
