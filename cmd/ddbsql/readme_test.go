@@ -106,13 +106,19 @@ func examples(markdown string) ([]example, error) {
 			}
 		case "sh":
 			lines := strings.Split(b.body, "\n")
-			for i, line := range lines {
+			for i := 0; i < len(lines); i++ {
+				start, line := i, lines[i]
+				// A line ending in \ continues on the next one.
+				for strings.HasSuffix(line, "\\") && i+1 < len(lines) {
+					i++
+					line = strings.TrimSuffix(line, "\\") + " " + lines[i]
+				}
 				args, demo, err := demoCommand(line)
 				if err != nil {
-					return nil, fmt.Errorf("README.md:%d: %v", b.line+i, err)
+					return nil, fmt.Errorf("README.md:%d: %v", b.line+start, err)
 				}
 				if demo {
-					out = append(out, example{line: b.line + i, args: args})
+					out = append(out, example{line: b.line + start, args: args})
 				}
 			}
 		}
@@ -298,6 +304,8 @@ func TestREADMEExampleChecks(t *testing.T) {
 		"```sh\n" +
 		"ddbsql --demo -e \"SHOW TABLES\"   # fine\n" +
 		"go run ./cmd/ddbsql --demo -e \"SELECT * FROM customers WHERE id = 'c_0001'\"\n" +
+		"ddbsql --demo --format csv \\\n" +
+		"  -e \"SHOW TABLES\"\n" +
 		"ddbsql --endpoint-url http://localhost:8000 -e \"SHOW TABLES\"\n" +
 		"```\n"
 	exs, err := examples(doc)
@@ -316,6 +324,7 @@ func TestREADMEExampleChecks(t *testing.T) {
 		{10, "", true}, // the same without its flags
 		{14, "--demo -e SHOW TABLES", false},
 		{15, "--demo -e SELECT * FROM customers WHERE id = 'c_0001'", true}, // no rows
+		{16, "--demo --format csv -e SHOW TABLES", false},                   // on two lines
 	}
 	if len(exs) != len(want) {
 		t.Fatalf("found %d examples, want %d: %v", len(exs), len(want), exs)
