@@ -25,7 +25,7 @@ var metaHelp = []struct{ Usage, Text string }{
 	{`\set`, "show the settings"},
 	{`\pager [on|off]`, "page results taller than the screen through $PAGER"},
 	{`\refresh`, "forget cached table descriptions and the table list"},
-	{`\help`, "this list"},
+	{`\help`, "this list (also \\?)"},
 	{`\q`, "quit (also quit, exit, Ctrl-D)"},
 }
 

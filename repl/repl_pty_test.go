@@ -347,6 +347,9 @@ func (e *replEnv) testMeta(t *testing.T) {
 	s.send("\\help\r")
 	s.expect(`\set allow_scan on|off`)
 	s.expect(e.prompt())
+	s.send("\\?\r") // the psql spelling of \help
+	s.expect("SQL statements end with ;")
+	s.expect(e.prompt())
 	s.send("\\format csv\r")
 	s.expect("Output format is csv.")
 	s.expect(e.prompt())

@@ -10,4 +10,11 @@
 // usage; every failure is printed to stderr as "error: …" (with hint and
 // source lines below), never as a panic or stack trace; all scripts are
 // parsed before any statement runs.
+//
+// The README is part of the contract: readme_test.go runs every statement of
+// its sql blocks and every demo command line of its sh blocks on --demo
+// (a "-- flags: …" comment line above a statement gives the flags it
+// needs), and compares its "$ ddbsql --demo …" transcripts with what the
+// command prints. --help and the README's Flags section list every flag
+// of the flag set (flags_test.go walks it).
 package main

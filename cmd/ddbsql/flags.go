@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/exec/session"
@@ -68,8 +69,8 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.endpointURL, "endpoint-url", "", "DynamoDB endpoint `URL`, e.g. http://localhost:8000 (default: AWS config, AWS_ENDPOINT_URL_DYNAMODB)")
 	fs.StringVar(&cfg.region, "region", "", "AWS `region` (default: AWS config)")
 	fs.StringVar(&cfg.profile, "profile", "", "AWS shared config `profile`")
-	fs.StringVar(&cfg.format, "format", "table", "output `format`: "+strings.Join(format.Names(), "|"))
-	fs.StringVar(&cfg.stats, "stats", "", "statement statistics on stderr: off|text|json (default: text in the REPL, off otherwise)")
+	fs.StringVar(&cfg.format, "format", "table", "output format: `"+strings.Join(format.Names(), "|")+"`")
+	fs.StringVar(&cfg.stats, "stats", "", "statement statistics on stderr: `off|text|json` (default: text in the REPL, off otherwise)")
 	fs.BoolVar(&cfg.allowScan, "allow-scan", false, "allow statements that read a whole table or index with Scan")
 	fs.BoolVar(&cfg.consistent, "consistent", false, "use strongly consistent reads (not possible on global secondary indexes)")
 	fs.BoolVar(&cfg.strict, "strict", false, "fail statements that are not one Query or GetItem (Scan, FilterExpression, client-side filter or sort, join not by key)")
@@ -78,12 +79,12 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.Var(countFlag{&cfg.segments, 0, maxSegments, segmentsWhy}, "segments", "`N` parallel Scan segments (default: about one per GiB, at most 8 per CPU)")
 	cfg.concurrency = 8
 	fs.Var(countFlag{&cfg.concurrency, 1, math.MaxInt32, ""}, "concurrency", "at most `N` DynamoDB requests in flight per statement (IN lists, join lookups)")
-	fs.Var(durationFlag{&cfg.timeout}, "timeout", "give up on a statement after this `duration` (e.g. 30s), planning and DescribeTable/ListTables included")
+	fs.Var(durationFlag{&cfg.timeout, "timeout"}, "timeout", "give up on a statement after this `duration` (e.g. 30s), planning and DescribeTable/ListTables included")
 	cfg.readPrice = session.DefaultReadPrice
 	fs.Var(amountFlag{&cfg.readPrice, "0.125"}, "read-price", "on-demand `price` in USD per million read units, for the cost in --stats")
 	fs.BoolVar(&cfg.demo, "demo", false, "open the built-in demo tables in an in-process DynamoDB (no AWS account needed)")
-	fs.Var(dataFlag{&cfg.data}, "data", "load a DynamoDB export folder, a file of DynamoDB-JSON items or a NoSQL Workbench model into an in-process DynamoDB, read-only (`[name=]PATH`, repeatable)")
-	fs.Var(keyFlag{&cfg.data}, "key", "key attributes of the --data before it (`PK[,SK]`, types optional: PK:S,SK:N); before any --data it applies to all")
+	fs.Var(dataFlag{&cfg.data}, "data", "load a DynamoDB export folder, a file of DynamoDB-JSON items or a NoSQL Workbench model into an in-process DynamoDB, read-only (`[name=]PATH`, repeatable); in name=PATH, name is the table's name, unless it holds a / or \\ (then all of it is the path)")
+	fs.Var(keyFlag{&cfg.data}, "key", "key attributes of the --data before it (`PK[,SK]`, types optional: PK:S,SK:N); a --key before any --data applies to every --data")
 	fs.BoolVar(&cfg.noColor, "no-color", false, "no colours in the REPL (also when NO_COLOR is set)")
 	fs.StringVar(&cfg.configPath, "config", "", "settings `file` (default: $DDBSQL_CONFIG, else $XDG_CONFIG_HOME/ddbsql/config.toml or ~/.config/ddbsql/config.toml; \"\" for none)")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
@@ -94,7 +95,6 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 }
 
 func usage(fs *flag.FlagSet, w io.Writer) {
-	fs.SetOutput(w)
 	fmt.Fprint(w, `ddbsql — SQL for Amazon DynamoDB, honest about what every query costs.
 
 Usage:
@@ -102,15 +102,94 @@ Usage:
   ddbsql [flags] -f report.sql        run a file
   echo "SHOW TABLES;" | ddbsql        run statements from stdin
   ddbsql [flags]                      interactive REPL (in a terminal)
+  ddbsql --demo                       the same on built-in demo tables, offline
 
 Flags:
 `)
-	fs.PrintDefaults()
-	fmt.Fprint(w, `
-Statements: SELECT, EXPLAIN SELECT, SHOW TABLES, DESCRIBE t, SHOW INDEXES FROM t.
+	printFlags(fs, w)
+	fmt.Fprint(w, statementHelp)
+}
+
+// statementHelp lists the statements ddbsql runs (see parser.Parse) and
+// where the REPL's meta-commands are listed.
+const statementHelp = `
+Statements (separate several with ;):
+  SELECT cols FROM t [JOIN u ON …] [WHERE …] [GROUP BY …] [HAVING …]
+         [ORDER BY …] [LIMIT n]       read by key: GetItem, BatchGetItem, Query
+  SELECT … FROM t USE INDEX (i)       prefer index i (also FORCE INDEX (i));
+  SELECT … FROM t IGNORE INDEX (i)    never read index i
+  SELECT … FROM ` + "`t`.`i`" + ` …             read index i itself
+  EXPLAIN SELECT …                    the plan and every request, nothing read
+  EXPLAIN ANALYZE SELECT …            run it; actual requests, items, RCU, time
+  DESCRIBE t                          keys, indexes, item count and size
+                                      (also DESC t, EXPLAIN t)
+  SHOW TABLES                         the tables
+  SHOW INDEXES FROM t                 a table's indexes
+                                      (also SHOW INDEX, SHOW KEYS; FROM or IN)
 A statement that would need a Scan fails unless --allow-scan is given.
+In the REPL, \? or \help lists the meta-commands (\d t, \format csv, \q …).
+
 Exit status: 0 success, 1 a statement failed, 2 bad usage.
-`)
+`
+
+// printFlags lists the flags the way the README spells them: --name for
+// long flags, -e for one-letter ones, with a short alias beside its long
+// flag (--help, -h).
+func printFlags(fs *flag.FlagSet, w io.Writer) {
+	aliases := map[string]string{"help": "h"}
+	fs.VisitAll(func(f *flag.Flag) {
+		for _, short := range aliases {
+			if f.Name == short {
+				return // printed with its long form
+			}
+		}
+		arg, text := flag.UnquoteUsage(f)
+		line := "  " + flagName(f.Name)
+		if short, ok := aliases[f.Name]; ok {
+			line += ", " + flagName(short)
+		}
+		if arg != "" {
+			line += " " + arg
+		}
+		if !zeroDefault(f) && !strings.Contains(text, "default") {
+			text += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "%s\n%s", line, wrap(text, "        ", 80))
+	})
+}
+
+// wrap breaks text into lines of at most width columns (longer words stay
+// whole), each starting with indent and ending in a newline.
+func wrap(text, indent string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, word := range strings.Fields(text) {
+		switch {
+		case n == 0:
+			b.WriteString(indent)
+			n = utf8.RuneCountInString(indent)
+		case n+1+utf8.RuneCountInString(word) > width:
+			b.WriteString("\n" + indent)
+			n = utf8.RuneCountInString(indent)
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(word)
+		n += utf8.RuneCountInString(word)
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// zeroDefault reports whether a flag's default is its type's zero value,
+// which the help does not print.
+func zeroDefault(f *flag.Flag) bool {
+	switch f.DefValue {
+	case "", "0", "false", "0s":
+		return true
+	}
+	return false
 }
 
 // parseFlags parses args; a usage problem returns exitUsage.
@@ -122,7 +201,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, bool) {
 			usage(fs, stdout)
 			return nil, exitOK, false
 		}
-		fmt.Fprintf(stderr, "error: %s\nhint: ddbsql --help lists the flags\n", flagError(err))
+		fmt.Fprintf(stderr, "error: %s\n", flagError(err, fs))
 		return nil, exitUsage, false
 	}
 	if fs.NArg() > 0 {
@@ -152,8 +231,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, bool) {
 		fmt.Fprintln(stderr, "error: --demo and --data query an in-process DynamoDB; they cannot be combined with --endpoint-url, --profile or --region")
 		return nil, exitUsage, false
 	}
-	if cfg.data.err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", cfg.data.err)
+	if err := cfg.data.checkKeys(); err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
 		return nil, exitUsage, false
 	}
 	switch cfg.stats {

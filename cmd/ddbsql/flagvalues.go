@@ -9,6 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // The numeric flags parse with messages that say what a good value looks
@@ -69,7 +73,10 @@ func (f countFlag) Set(s string) error {
 }
 
 // durationFlag is a non-negative duration with a unit (--timeout).
-type durationFlag struct{ p *time.Duration }
+type durationFlag struct {
+	p    *time.Duration
+	name string // the flag's name, for its messages
+}
 
 func (f durationFlag) String() string {
 	if f.p == nil {
@@ -81,10 +88,13 @@ func (f durationFlag) String() string {
 func (f durationFlag) Set(s string) error {
 	v, err := time.ParseDuration(strings.TrimSpace(s))
 	if err != nil {
-		return errors.New("want a duration with a unit, such as 30s, 2m or 1h30m")
+		// A bare number is the usual mistake: time.ParseDuration wants a
+		// unit, and guessing seconds would make "5" mean 5s here and 5 ms
+		// elsewhere.
+		return fmt.Errorf("%s %s: use a duration such as 5s, 500ms or 2m", flagName(f.name), shownValue(s))
 	}
 	if v < 0 {
-		return errors.New("must not be negative")
+		return fmt.Errorf("%s %s: must not be negative", flagName(f.name), shownValue(s))
 	}
 	*f.p = v
 	return nil
@@ -97,23 +107,66 @@ var (
 )
 
 // flagError rewords the flag package's errors the way the help spells the
-// flags (--timeout, -e), keeping a flag's own message whole.
-func flagError(err error) string {
+// flags (--timeout, -e), keeping a flag's own message whole. An unknown
+// flag is matched against the flags of fs to suggest the one meant.
+func flagError(err error, fs *flag.FlagSet) string {
 	msg := err.Error()
 	if m := badValueRE.FindStringSubmatch(msg); m != nil {
 		name, reason := flagName(m[2]), m[3]
-		if strings.Contains(reason, name) {
+		if strings.HasPrefix(reason, name+" ") {
 			return reason // the value's own message names the flag already
 		}
-		return fmt.Sprintf("%s %q: %s", name, m[1], reason)
+		return fmt.Sprintf("%s %s: %s", name, shownValue(m[1]), reason)
 	}
 	if m := undefinedRE.FindStringSubmatch(msg); m != nil {
-		return fmt.Sprintf("unknown flag %s", flagName(m[1]))
+		if near := closestFlag(m[1], fs); near != "" {
+			return fmt.Sprintf("unknown flag %s; did you mean %s?", flagName(m[1]), flagName(near))
+		}
+		return fmt.Sprintf("unknown flag %s; ddbsql --help lists the flags", flagName(m[1]))
 	}
 	if m := noArgumentRE.FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("%s needs a value", flagName(m[1]))
 	}
 	return msg
+}
+
+// closestFlag is the flag of fs that name most likely misspells: a unique
+// flag it is a prefix of (--allow for --allow-scan), or the nearest by
+// edit distance when that distance is small for the name's length (about
+// one edit in three letters), "" when none is close.
+func closestFlag(name string, fs *flag.FlagSet) string {
+	name = strings.ToLower(strings.TrimLeft(name, "-"))
+	if len(name) < 2 {
+		return "" // one letter is as near to every short flag
+	}
+	var prefixed []string
+	best, bestDist := "", len(name)/3+1
+	fs.VisitAll(func(f *flag.Flag) {
+		if len(f.Name) < 2 {
+			return
+		}
+		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
+			prefixed = append(prefixed, f.Name)
+		}
+		if d := levenshtein.ComputeDistance(name, f.Name); d < bestDist {
+			best, bestDist = f.Name, d
+		}
+	})
+	if best == "" && len(prefixed) == 1 {
+		return prefixed[0]
+	}
+	return best
+}
+
+// shownValue is a flag value as the user would type it: bare, or quoted
+// when it is empty or holds blanks, quotes or control characters.
+func shownValue(v string) string {
+	if v == "" || strings.ContainsFunc(v, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r) || r == '"' || r == '\'' || r == utf8.RuneError
+	}) {
+		return strconv.Quote(v)
+	}
+	return v
 }
 
 func flagName(n string) string {

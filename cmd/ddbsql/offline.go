@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
@@ -12,8 +15,9 @@ import (
 // dataFlags collects --data sources and the --key flags that go with them.
 type dataFlags struct {
 	sources    []offline.Source
+	keyArgs    []string // the --key argument of each source, as given ("" if none)
 	defaultKey []string // a --key given before any --data
-	err        error
+	defaultArg string   // that --key's argument, as given
 }
 
 // dataFlag is the flag.Value of --data.
@@ -30,11 +34,42 @@ func (f dataFlag) String() string {
 	return strings.Join(paths, ", ")
 }
 
+// Set reads "PATH" or "name=PATH". The text before the first "=" names
+// the table unless it holds a path separator, so ./a=b/items.json and
+// C:\exports\x=1\items.json stay paths; a file in the current directory
+// whose name has an "=" is written TABLE=./a=b.json. A name that DynamoDB
+// would refuse is an error here rather than a "no such file" later.
 func (f dataFlag) Set(v string) error {
-	src := offline.ParseDataFlag(v)
+	src := offline.Source{Path: v}
+	if name, path, ok := strings.Cut(v, "="); ok && !strings.ContainsAny(name, `/\`) {
+		if !validTableName(name) {
+			return fmt.Errorf("--data %s: %q is not a valid table name (3 to 255 characters: letters, digits, _ - .); for a file whose name holds =, write --data TABLE=./%s", shownValue(v), name, v)
+		}
+		if path == "" {
+			return fmt.Errorf("--data %s: give the path after =, as in --data %s=orders.jsonl", shownValue(v), name)
+		}
+		src = offline.Source{Table: name, Path: path}
+	}
 	src.Keys = f.d.defaultKey
 	f.d.sources = append(f.d.sources, src)
+	f.d.keyArgs = append(f.d.keyArgs, "")
 	return nil
+}
+
+// validTableName reports whether s is a valid DynamoDB table name: 3 to
+// 255 of a-z A-Z 0-9 _ - .
+func validTableName(s string) bool {
+	if len(s) < 3 || len(s) > 255 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-', c == '.':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // keyFlag is the flag.Value of --key: it applies to the --data before it.
@@ -43,16 +78,127 @@ type keyFlag struct{ d *dataFlags }
 func (f keyFlag) String() string { return "" }
 
 func (f keyFlag) Set(v string) error {
+	n := len(f.d.sources)
 	keys, err := offline.ParseKeyFlag(v)
 	if err != nil {
-		return err
+		// ParseKeyFlag says `--key "v": why`; keyError says which
+		// --data the key is for.
+		why := strings.TrimPrefix(err.Error(), fmt.Sprintf("--key %q: ", v))
+		if n == 0 {
+			return fmt.Errorf("--key %s (before any --data, so for every --data): %s", shownValue(v), why)
+		}
+		return keyError(v, f.d.sources[n-1], why)
 	}
-	if n := len(f.d.sources); n > 0 {
-		f.d.sources[n-1].Keys = keys
+	if n == 0 {
+		if f.d.defaultArg != "" {
+			return fmt.Errorf("--key %s: --key %s came before it and before any --data; give one --key after each --data it is for", shownValue(v), f.d.defaultArg)
+		}
+		f.d.defaultKey, f.d.defaultArg = keys, v
 		return nil
 	}
-	f.d.defaultKey = keys
+	if prev := f.d.keyArgs[n-1]; prev != "" {
+		return keyError(v, f.d.sources[n-1], "that --data already has --key "+prev+"; give one --key after each --data")
+	}
+	f.d.sources[n-1].Keys, f.d.keyArgs[n-1] = keys, v
 	return nil
+}
+
+// keyError is an error about the --key arg given for src, naming the
+// table it is for.
+func keyError(arg string, src offline.Source, why string) error {
+	return fmt.Errorf("--key %s for %s: %s (--key applies to the --data before it)", shownValue(arg), sourceTable(src, false), why)
+}
+
+// sourceTable names the table a --data source loads, as far as the
+// command line tells: "table orders" from orders=… or from orders.jsonl,
+// else "--data PATH" (an export folder or a model names its own tables).
+func sourceTable(src offline.Source, items bool) string {
+	if src.Table != "" {
+		return "table " + src.Table
+	}
+	base := filepath.Base(src.Path)
+	name := base
+	for _, ext := range []string{".gz", ".json", ".jsonl", ".ndjson", ".txt"} {
+		name = strings.TrimSuffix(name, ext)
+	}
+	named := name != base && name != ""
+	if strings.HasSuffix(strings.TrimSuffix(base, ".gz"), ".json") && !items {
+		named = false // a .json file may be a Workbench model, which names its tables
+	}
+	if named {
+		return "table " + name
+	}
+	return "--data " + shownValue(src.Path)
+}
+
+// checkKeys reports a --key that no --data follows or precedes.
+func (d *dataFlags) checkKeys() error {
+	if d.defaultArg != "" && len(d.sources) == 0 {
+		return fmt.Errorf("--key %s: --key applies to the --data before it, and there is no --data; write --data PATH --key %s", shownValue(d.defaultArg), d.defaultArg)
+	}
+	return nil
+}
+
+// keyLoadError rewords a load failure caused by the key schema --key gave
+// (an item without the key, a key of another type, a model that declares
+// other keys), naming the --key and its table, or by reading name=PATH
+// as a table name where a file name with an = was meant; other errors
+// pass through.
+func keyLoadError(err error, d *dataFlags) error {
+	var le *offline.Error
+	if !errors.As(err, &le) {
+		return err
+	}
+	i := sourceOf(le.Path, d.sources)
+	if i < 0 {
+		return err
+	}
+	switch le.Code {
+	case offline.CodeIO:
+		// --data abc=def.json read as table abc, path def.json, when a
+		// file named abc=def.json is what was meant.
+		src := d.sources[i]
+		if whole := src.Table + "=" + src.Path; src.Table != "" && le.Path == src.Path && exists(whole) {
+			return fmt.Errorf("%w (--data %s names table %s; to load the file %s, write --data TABLE=./%s)", err, shownValue(whole), src.Table, whole, whole)
+		}
+		return err
+	case offline.CodeNoKeySchema:
+		return fmt.Errorf("%w, right after --data %s", err, shownValue(d.sources[i].Path))
+	case offline.CodeKeyMismatch: // names the --key and the model's table already
+		return fmt.Errorf("%w (--key applies to the --data before it)", err)
+	case offline.CodeMissingKey, offline.CodeKeyType, offline.CodeBadKeyFlag:
+	default:
+		return err
+	}
+	arg := d.keyArgs[i]
+	if arg == "" {
+		arg = d.defaultArg
+	}
+	if arg == "" || strings.Contains(le.Msg, "declared by the model") {
+		return err // the key schema is the model's, not --key's
+	}
+	return fmt.Errorf("--key %s for %s: %w (--key applies to the --data before it)", shownValue(arg), sourceTable(d.sources[i], true), err)
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// sourceOf is the index of the source a file belongs to: the source with
+// that path, or the folder holding it (an export's data files).
+func sourceOf(path string, sources []offline.Source) int {
+	best, bestLen := -1, -1
+	for i, s := range sources {
+		p := filepath.Clean(s.Path)
+		if path == s.Path || filepath.Clean(path) == p {
+			return i
+		}
+		if rel, err := filepath.Rel(p, path); err == nil && !strings.HasPrefix(rel, "..") && len(p) > bestLen {
+			best, bestLen = i, len(p)
+		}
+	}
+	return best
 }
 
 // offlineClient is the in-process backend, named for the REPL prompt.
@@ -77,7 +223,7 @@ func openOffline(ctx context.Context, cfg *config) (offlineClient, error) {
 	}
 	if len(cfg.data.sources) > 0 {
 		if _, err := offline.Load(ctx, db, cfg.data.sources); err != nil {
-			return offlineClient{}, err
+			return offlineClient{}, keyLoadError(err, &cfg.data)
 		}
 	}
 	db.Freeze()

@@ -249,7 +249,10 @@ func (d *settingDecoder) UnmarshalTOML(v any) error {
 	}
 	if f := d.flags.Lookup(s.key); f != nil {
 		if err := f.Value.Set(text); err != nil {
-			return fmt.Errorf("%s = %s: %v", s.key, tomlText(s.kind, text), err)
+			// The flag's message starts "--key value: "; the file's
+			// message names the key and value its own way.
+			msg := strings.TrimPrefix(err.Error(), flagName(s.key)+" "+shownValue(text)+": ")
+			return fmt.Errorf("%s = %s: %s", s.key, tomlText(s.kind, text), msg)
 		}
 	}
 	d.value = settingValue{setting: s, text: text}

@@ -127,7 +127,7 @@ func TestSettingsFileErrors(t *testing.T) {
 		{"max-rcu = \"lots\"\n", `line 1: max-rcu must be a number, e.g. max-rcu = 100`},
 		{"format = \"csv\"\nmax-rcu = -1\n", `line 2: max-rcu = -1: must not be negative`},
 		{"timeout = 30\n", `line 1: timeout must be a string in double quotes, e.g. timeout = "30s"`},
-		{"timeout = \"30\"\n", `line 1: timeout = "30": want a duration with a unit, such as 30s, 2m or 1h30m`},
+		{"timeout = \"30\"\n", `line 1: timeout = "30": use a duration such as 5s, 500ms or 2m`},
 		{"no-color = \"yes\"\n", `line 1: no-color must be true or false, e.g. no-color = true`},
 		{"concurrency = 0\n", `line 1: concurrency = 0: at least 1`},
 		{"endpoint-url = \"localhost:8000\"\n", `line 1: endpoint-url = "localhost:8000": want an http or https URL with a host, e.g. http://localhost:8000`},
