@@ -210,9 +210,21 @@ func TestDuplicateColumnNames(t *testing.T) {
 	if want := `{"PK":"p","SK":"s1","SK_3":"s2","SK_2":"s3","SK_4":"s4"}` + "\n"; out != want {
 		t.Errorf("got %s want %s", out, want)
 	}
+	// Every format names the columns the same way as the JSON keys.
+	for _, v := range allVariants {
+		out, err := render(t, v.format, v.opt, h, batch{names: names, rows: [][]value.Value{row}})
+		if err != nil {
+			t.Fatalf("%s: %v", v.label, err)
+		}
+		for _, name := range []string{"SK_2", "SK_3", "SK_4"} {
+			if !strings.Contains(out, name) {
+				t.Errorf("%s: no column %s in\n%s", v.label, name, out)
+			}
+		}
+	}
 	out, _ = render(t, "csv", Options{}, h, batch{names: names, rows: [][]value.Value{row}})
-	if want := "PK,SK,SK,SK_2,SK\np,s1,s2,s3,s4\n"; out != want {
-		t.Errorf("csv keeps names as they are: got %q want %q", out, want)
+	if want := "PK,SK,SK_3,SK_2,SK_4\np,s1,s2,s3,s4\n"; out != want {
+		t.Errorf("csv: got %q want %q", out, want)
 	}
 }
 

@@ -5,9 +5,11 @@ import (
 	"strconv"
 )
 
-// uniqueNames makes output keys unique for JSON objects. The first
-// occurrence of a name keeps it; a later duplicate becomes name_2, name_3, …,
-// skipping any candidate that is already a column name.
+// uniqueNames makes output column names unique, the same way for every
+// format (JSON object keys must be unique, and a header that says SK twice
+// cannot be told apart). The first occurrence of a name keeps it; a later
+// duplicate becomes name_2, name_3, …, skipping any candidate that is
+// already a column name.
 func uniqueNames(names []string) []string {
 	taken := make(map[string]bool, len(names))
 	for _, n := range names {
