@@ -61,7 +61,7 @@ func (sp *selectPlanner) bindSelectList() error {
 // columnName names unaliased output column k the way SQL engines do
 // (SQLite, MySQL): a column reference, even in parentheses, by its name (a
 // document path in full, however quoted or qualified), anything else by
-// its text as written.
+// its text as written, tidied (parser.Select.ItemTexts).
 func (sp *selectPlanner) columnName(raw sqlparser.Expr, bound expr.Expr, k int) string {
 	if c, ok := bound.(expr.Column); ok {
 		inner := raw
