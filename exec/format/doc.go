@@ -40,7 +40,9 @@
 // (Writer.Begin rewrites Header.Columns): the first occurrence keeps its name
 // and each later one becomes name_2, name_3, … (skipping names already used
 // by another column): SELECT a.SK, b.SK gives columns SK and SK_2 in a
-// table, a CSV header and JSON keys alike.
+// table, a CSV header and JSON keys alike. A SELECT * batch of joined items
+// that holds one attribute name twice is named the same way, in output
+// order (dynamicNames), so no format merges the two.
 //
 // Values per format:
 //

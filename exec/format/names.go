@@ -35,6 +35,32 @@ func uniqueNames(names []string) []string {
 	return out
 }
 
+// dynamicNames names the fields of a SELECT * batch for output. A batch
+// of joined items can hold one attribute name twice (both tables have a
+// status); the later one in output order (dynamicOrder) becomes status_2,
+// as JSON names its keys, so that no format merges the two columns.
+func dynamicNames(names, keys []string) []string {
+	seen := make(map[string]bool, len(names))
+	dup := false
+	for _, n := range names {
+		dup = dup || seen[n]
+		seen[n] = true
+	}
+	if !dup {
+		return names
+	}
+	order := dynamicOrder(names, keys)
+	ordered := make([]string, len(order))
+	for i, c := range order {
+		ordered[i] = names[c]
+	}
+	out := make([]string, len(names))
+	for i, n := range uniqueNames(ordered) {
+		out[order[i]] = n
+	}
+	return out
+}
+
 // dynamicOrder orders a batch's fields for SELECT * output: the key
 // attributes present, in key order, then every other field by name in byte
 // order. It returns indices into names.
