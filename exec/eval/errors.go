@@ -56,9 +56,13 @@ func typeNames(vs ...value.Value) string {
 // It is built only on failure, so the lookup itself stays allocation-free.
 func setIndexError(p value.Path, setAt int, top value.Value) *Error {
 	set := p[:setAt]
-	v := set.Get(top)
-	kind := map[value.Kind]string{value.StringSet: "string set", value.NumberSet: "number set", value.BinarySet: "binary set"}[v.Kind()]
-	example := map[value.Kind]string{value.StringSet: "'x'", value.NumberSet: "1", value.BinarySet: "x'01'"}[v.Kind()]
+	kind, example := "string set", "'x'"
+	switch set.Get(top).Kind() {
+	case value.NumberSet:
+		kind, example = "number set", "1"
+	case value.BinarySet:
+		kind, example = "binary set", "x'01'"
+	}
 	name := set.String()
 	return &Error{Code: CodeSetIndex,
 		Msg: fmt.Sprintf("%s is a %s; sets are unordered, so %s has no element %d",
