@@ -56,7 +56,10 @@ func (c *countAcc) result() (value.Value, error) {
 }
 
 // sumAcc adds numbers exactly; AVG divides at the end, rounding to 38
-// significant digits only when the quotient does not terminate.
+// significant digits only when the quotient does not terminate. The results
+// are output, not numbers DynamoDB stores: SUM keeps every digit of the
+// exact sum (more than 38 when many large numbers add up), and neither is
+// held to DynamoDB's magnitude range.
 type sumAcc struct {
 	name  string
 	avg   bool
@@ -142,22 +145,24 @@ func (s *sumAcc) result() (value.Value, error) {
 	}
 	if s.avg {
 		q := new(apd.Decimal)
-		ctx := value.NumberContext
-		ctx.Traps = apd.Overflow | apd.Underflow | apd.DivisionByZero | apd.InvalidOperation
-		// Round like the / operator (exec/eval: half away from zero), so
-		// AVG(x) = SUM(x) / COUNT(x) also when the 39th digit is a 5.
-		ctx.Rounding = apd.RoundHalfUp
-		if _, err := ctx.Quo(q, total, apd.New(s.n, 0)); err != nil {
+		if _, err := avgContext.Quo(q, total, apd.New(s.n, 0)); err != nil {
 			return value.Value{}, execErrorf(CodeEval, "%s: %v", s.name, err)
 		}
 		total = q
 	}
-	v, err := value.NumFromDecimal(total)
+	v, err := value.NumFromExact(total)
 	if err != nil {
-		return value.Value{}, execErrorf(CodeEval, "%s overflows: %s does not fit a DynamoDB number: %v", s.name, total.Text('f'), err)
+		return value.Value{}, execErrorf(CodeEval, "%s: %v", s.name, err)
 	}
 	return v, nil
 }
+
+// avgContext divides a sum by its count to 38 significant digits, rounding
+// half away from zero like the / operator (exec/eval), so that AVG(x) =
+// SUM(x) / COUNT(x) also when the 39th digit is a 5. Its exponent range is
+// apd's, not DynamoDB's: the average of 1E-130 and 0 is 5E-131.
+var avgContext = apd.Context{Precision: value.MaxDigits, MaxExponent: apd.MaxExponent, MinExponent: apd.MinExponent,
+	Rounding: apd.RoundHalfUp, Traps: apd.InvalidOperation | apd.DivisionByZero}
 
 // extremeAcc keeps the MIN or MAX by ddbsql's total order (numbers
 // numerically, strings and binaries byte-wise; different types by type).

@@ -56,7 +56,7 @@ func (a *Analysis) Line(n planner.Node) (string, bool) {
 		if s.Pages > 0 {
 			line += ", " + count(int64(s.Pages), "page")
 		}
-		line += fmt.Sprintf(", %d items read, %d returned, %s RCU", s.ItemsRead, s.ItemsReturned, planner.FormatRCU(s.RCU))
+		line += fmt.Sprintf(", %s read, %d returned, %s RCU", count(s.ItemsRead, "item"), s.ItemsReturned, planner.FormatRCU(s.RCU))
 	}
 	return line, true
 }

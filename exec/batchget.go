@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -51,7 +52,11 @@ func batchGet(ctx context.Context, env *Env, node planner.Node, in *dynamodb.Bat
 			return found, nil
 		}
 		if round+1 >= maxUnprocessedRounds {
-			return nil, execErrorf(CodeThrottled, "BatchGetItem: %d keys were still unprocessed after %d attempts; the result would be incomplete, so the statement stops", pending, round+1)
+			keys := fmt.Sprintf("%d keys were", pending)
+			if pending == 1 {
+				keys = "1 key was"
+			}
+			return nil, execErrorf(CodeThrottled, "BatchGetItem: %s still unprocessed after %d attempts; the result would be incomplete, so the statement stops", keys, round+1)
 		}
 		if err := sleepBackoff(ctx, round); err != nil {
 			return nil, DynamoError("BatchGetItem", err)

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -75,7 +76,12 @@ func (op *filterOp) apply(ctx context.Context, in arrow.RecordBatch) (arrow.Reco
 
 func (op *filterOp) Close() error { return op.input.Close() }
 
-// evalError wraps an evaluation failure.
+// evalError wraps an evaluation failure, keeping its hint.
 func evalError(err error) error {
-	return &Error{Code: CodeEval, Msg: err.Error(), Err: err}
+	out := &Error{Code: CodeEval, Msg: err.Error(), Err: err}
+	var ee *eval.Error
+	if errors.As(err, &ee) {
+		out.Hint = ee.Hint
+	}
+	return out
 }

@@ -46,10 +46,12 @@
 //     literals are never rewritten as paths.
 //   - Numbers keep their exact text (IntVal/FloatVal); NumberText folds a
 //     unary sign without going through float64.
-//   - Select.ItemTexts holds each select item exactly as written, alias
-//     and AS removed: SQL engines name an unaliased output column after
-//     that text, which sqlparser's rendering does not reproduce (it
-//     lowercases keywords, respaces operators, shows our backticks).
+//   - Select.ItemTexts holds each select item as written, alias and AS
+//     removed, tidied (keywords and function names upper-cased, single
+//     spaces, no comments, no quotes a name does not need): SQL engines
+//     name an unaliased output column after that text, which sqlparser's
+//     rendering does not reproduce (it lowercases keywords, shows our
+//     backticks).
 //   - ddbsql is read-only: any statement other than SELECT, EXPLAIN,
 //     DESCRIBE/DESC and SHOW TABLES/INDEXES is an "unsupported" error, as are
 //     WITH, window functions, FULL OUTER JOIN, UNION and query parameters.

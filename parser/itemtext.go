@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"strings"
+
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -67,7 +69,118 @@ func selectItemTexts(src string, sig []token, sel *sqlparser.Select) []string {
 		if len(toks) == 0 {
 			return nil
 		}
-		out[k] = src[toks[0].start:toks[len(toks)-1].end]
+		out[k] = tidyItem(src, toks)
 	}
 	return out
+}
+
+// tidyItem writes a select item's tokens as an output column name: what
+// the user wrote, tidied so that the same expression gets the same name
+// however it was typed. Keywords and function names are upper-cased (as SQL
+// keywords conventionally are), everything else keeps its case; tokens are
+// separated by single spaces except inside calls, indexes and paths
+// (COUNT(*), tags[0], m.sub.z), after a unary sign (-7) and before , ) ];
+// a quoted name that could be written bare loses its quotes (`name` is
+// name), while one that could not keeps them (`my-attr`); comments are gone.
+// String and number literals keep their exact text.
+func tidyItem(src string, toks []token) string {
+	var b strings.Builder
+	caseDepth := 0
+	var prev *token
+	prevUnary := false
+	for i := range toks {
+		t := &toks[i]
+		text := src[t.start:t.end]
+		var next string
+		if i+1 < len(toks) {
+			next = src[toks[i+1].start:toks[i+1].end]
+		}
+		if prev != nil && spaceBefore(src, prev, t, prevUnary) {
+			b.WriteByte(' ')
+		}
+		unary := false
+		switch t.kind {
+		case tkIdent:
+			w := lower(text)
+			afterDot := prev != nil && src[prev.start:prev.end] == "."
+			switch {
+			case afterDot:
+			case w == "case":
+				caseDepth++
+				text = strings.ToUpper(text)
+			case w == "end" && caseDepth > 0:
+				caseDepth--
+				text = strings.ToUpper(text)
+			case hardKeywords[w] || next == "(":
+				text = strings.ToUpper(text)
+			}
+		case tkQuoted:
+			if inner := text[1 : len(text)-1]; !t.open && isBareName(inner) {
+				text = inner
+			}
+		case tkPunct:
+			unary = isSign(text) && opensOperand(src, prev)
+		}
+		b.WriteString(text)
+		prev, prevUnary = t, unary
+	}
+	return b.String()
+}
+
+// spaceBefore says whether a blank separates t from the token before it.
+func spaceBefore(src string, prev, t *token, prevUnary bool) bool {
+	p, c := src[prev.start:prev.end], src[t.start:t.end]
+	switch {
+	case prevUnary, p == "(", p == "[", p == ".", c == ")", c == "]", c == ",", c == ".":
+		return false
+	case c == "(":
+		// A call: a name (not an operator keyword such as IN or NOT) right
+		// before the parenthesis.
+		return !(prev.kind == tkQuoted || prev.kind == tkIdent && !operatorKeywords[lower(p)])
+	case c == "[":
+		// An index on a name or path; after anything else, a list literal.
+		return !(prev.kind == tkQuoted || prev.kind == tkIdent && !hardKeywords[lower(p)] || p == "]" || p == ")")
+	}
+	return true
+}
+
+// operatorKeywords are the keywords a parenthesis after which opens an
+// operand, not a call's arguments.
+var operatorKeywords = setOf("and", "or", "not", "in", "is", "like", "regexp", "rlike",
+	"between", "escape", "when", "then", "else", "case", "distinct", "all", "exists",
+	"div", "mod", "as", "select", "from", "on", "using", "interval", "binary")
+
+func isSign(p string) bool { return p == "-" || p == "+" || p == "!" || p == "~" }
+
+// opensOperand says whether an operand starts after prev, so that a sign
+// there is unary: at the start, after an operator, an opening bracket, a
+// comma or an operator keyword.
+func opensOperand(src string, prev *token) bool {
+	if prev == nil {
+		return true
+	}
+	p := src[prev.start:prev.end]
+	switch prev.kind {
+	case tkPunct:
+		return p != ")" && p != "]"
+	case tkIdent:
+		return operatorKeywords[lower(p)]
+	}
+	return false
+}
+
+// isBareName says whether a quoted name reads the same without its quotes:
+// a letter or underscore, then letters, digits and underscores.
+func isBareName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }

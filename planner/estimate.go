@@ -208,7 +208,7 @@ func stale(items, bytes int64) string {
 	case items <= 0:
 		return "0 items"
 	case bytes <= 0:
-		return fmt.Sprintf("0 bytes for %d items", items)
+		return "0 bytes for " + plural(items, "item")
 	}
 	return ""
 }
@@ -219,6 +219,9 @@ func stale(items, bytes int64) string {
 func staleFor(items, bytes int64, target string) string {
 	if items <= 0 {
 		return "0 items for " + target
+	}
+	if items == 1 {
+		return "0 bytes for the 1 item of " + target
 	}
 	return fmt.Sprintf("0 bytes for the %d items of %s", items, target)
 }

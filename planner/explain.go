@@ -302,7 +302,7 @@ func batchFields(b *dynamodb.BatchGetItemInput) []string {
 	sort.Strings(tables)
 	for _, t := range tables {
 		ka := b.RequestItems[t]
-		f.add("RequestItems."+t+".Keys", fmt.Sprintf("%d keys", len(ka.Keys)))
+		f.add("RequestItems."+t+".Keys", plural(int64(len(ka.Keys)), "key"))
 		for _, k := range ka.Keys {
 			f = append(f, "  "+itemJSON(k))
 		}

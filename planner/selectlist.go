@@ -61,7 +61,7 @@ func (sp *selectPlanner) bindSelectList() error {
 // columnName names unaliased output column k the way SQL engines do
 // (SQLite, MySQL): a column reference, even in parentheses, by its name (a
 // document path in full, however quoted or qualified), anything else by
-// its text as written.
+// its text as written, tidied (parser.Select.ItemTexts).
 func (sp *selectPlanner) columnName(raw sqlparser.Expr, bound expr.Expr, k int) string {
 	if c, ok := bound.(expr.Column); ok {
 		inner := raw
@@ -99,7 +99,7 @@ func (sp *selectPlanner) resolveOrdinal(e sqlparser.Expr, clause string) (expr.E
 		return nil, true, errorf(CodeInvalid, "%s %s: ordinals need an explicit select list, not SELECT *", clause, lit.Val)
 	}
 	if i < 1 || i > int64(len(sp.items)) {
-		return nil, true, errorf(CodeInvalid, "%s %s is out of range: the select list has %d column(s)", clause, lit.Val, len(sp.items))
+		return nil, true, errorf(CodeInvalid, "%s %s is out of range: the select list has %s", clause, lit.Val, plural(int64(len(sp.items)), "column"))
 	}
 	return sp.items[i-1].expr, true, nil
 }

@@ -31,8 +31,8 @@ func scanQuestion(est planner.ScanEstimate, consistent bool) string {
 		perUnit = 1
 	}
 	rcu := int64(math.Ceil(float64(est.SizeBytes) / 4096 * perUnit))
-	return fmt.Sprintf("Scan %s: reads the whole %s (~%d items, ~%.1f MB, ~%d RCU). Run it? [y/N] ",
-		target, what, est.ItemCount, float64(est.SizeBytes)/1e6, rcu)
+	return fmt.Sprintf("Scan %s: reads the whole %s (~%s, ~%.1f MB, ~%d RCU). Run it? [y/N] ",
+		target, what, plural(int(est.ItemCount), "item"), float64(est.SizeBytes)/1e6, rcu)
 }
 
 // isYes reads an answer to a [y/N] question.

@@ -147,15 +147,17 @@ func TestDynaliteEmptyString(t *testing.T) {
 // planner/selectlist.go named an unaliased expression column after
 // sqlparser's rendering of it, not its text: COUNT(DISTINCT v) became
 // "COUNT(distinct v)", v+1 "v + 1", COUNT(date) "COUNT(`date`)" (the
-// parser's own backticks), CONCAT(v, ',"x"') gained backslashes. SQLite
-// and MySQL use the text as written; a column reference keeps its name
-// however it is quoted or parenthesised. Found by the header check.
+// parser's own backticks), CONCAT(v, ',"x"') gained backslashes. Names
+// now follow the text as written (as SQLite and MySQL do), tidied: keywords
+// and function names upper-case, single spaces, no quotes a name does not
+// need; a column reference keeps its name however it is quoted or
+// parenthesised. Found by the header check.
 func TestBugOutputNamesAsWritten(t *testing.T) {
 	s := newSmall(t, attrs{"v": num("1"), "date": num("2")})
 	if _, err := s.try("SELECT COUNT(DISTINCT v), v+1, \"v\"  *  2, (v), `date`, COUNT(date), CONCAT(v, ',\"x\"'), NULL, TRUE, v AS \"My V\" FROM {t} WHERE pk = 'P' GROUP BY v, date"); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"COUNT(DISTINCT v)", "v+1", `"v"  *  2`, "v", "date", "COUNT(date)", `CONCAT(v, ',"x"')`, "NULL", "TRUE", "My V"}
+	want := []string{"COUNT(DISTINCT v)", "v + 1", "v * 2", "v", "date", "COUNT(date)", `CONCAT(v, ',"x"')`, "NULL", "TRUE", "My V"}
 	if len(s.r.keys) != 1 || !reflect.DeepEqual(s.r.keys[0], want) {
 		t.Fatalf("output names %q, want %q", s.r.keys, want)
 	}

@@ -191,10 +191,7 @@ func (q *jquery) csvRows(stdout string, kinds []outKind) ([][]norm, error) {
 	if err != nil {
 		return nil, fmt.Errorf("csv output: %v", err)
 	}
-	want := make([]string, len(q.items))
-	for i := range q.items {
-		want[i] = q.itemName(i)
-	}
+	want := q.headers()
 	if len(recs) == 0 || strings.Join(recs[0], "\x00") != strings.Join(want, "\x00") {
 		var got []string
 		if len(recs) > 0 {

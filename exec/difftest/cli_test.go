@@ -343,8 +343,8 @@ func decodeJSONArray(b []byte) ([][]any, [][]string, error) {
 	return rows, keys, nil
 }
 
-// csvRows parses CSV output: a header of the output names as they are
-// (duplicates kept), then one record per row. CSV has no types: every cell
+// csvRows parses CSV output: a header of the output names (duplicates
+// renamed as in JSON), then one record per row. CSV has no types: every cell
 // is compared as text (NULL and ” are both empty), approximate numbers as
 // numbers.
 func (h *harness) csvRows(stdout string, q *query, kinds []outKind) ([][]norm, error) {
@@ -352,10 +352,7 @@ func (h *harness) csvRows(stdout string, q *query, kinds []outKind) ([][]norm, e
 	if err != nil {
 		return nil, fmt.Errorf("csv output: %v", err)
 	}
-	want := make([]string, len(q.items))
-	for i := range q.items {
-		want[i] = q.itemName(i)
-	}
+	want := q.headers()
 	if len(recs) == 0 || strings.Join(recs[0], "\x00") != strings.Join(want, "\x00") {
 		var got []string
 		if len(recs) > 0 {

@@ -81,7 +81,9 @@
 // Output names are checked too: each row's JSON keys must be the select
 // items' names — the alias; a column reference's name however it is
 // quoted or qualified (a document path in full); any other expression's
-// text exactly as written — with later duplicates renamed name_2, name_3.
+// text as written, tidied (keywords and function names upper-case, single
+// spaces, no quotes a name does not need) — with later duplicates renamed
+// name_2, name_3, in every format.
 //
 // # The command line
 //
@@ -93,7 +95,7 @@
 // in-process backend (--data with a NoSQL Workbench model holding the
 // same table, GSI and LSI). Output is parsed strictly (nothing but the
 // result on stdout), keys or the CSV header are checked against the output
-// names (CSV keeps duplicate names), CSV cells are compared as text (NULL
+// names (duplicates renamed as in JSON), CSV cells are compared as text (NULL
 // and the empty string are both empty; encoding/csv reads CR LF inside a
 // quoted field as LF), and the exit status must be 0 with no error on
 // stderr, or 1 with "error: …" (a statement refused for a Scan is re-run

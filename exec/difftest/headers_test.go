@@ -11,7 +11,9 @@ import (
 // Output names. ddbsql names a column as SQL engines do (SQLite, MySQL):
 // by its alias; else a column reference by its name (a document path in
 // full, m.sub.z, however it was quoted or qualified); else by the
-// expression's text exactly as written. JSON objects need unique keys:
+// expression's text as written, tidied (tidyName): keywords and function
+// names upper-case in any keyword case, names without quotes they do not
+// need. JSON objects need unique keys:
 // the first occurrence keeps a name, a later one becomes name_2, name_3, …
 // (skipping names another column has).
 
@@ -37,7 +39,7 @@ func (q *query) itemName(i int) string {
 	if e.name != "" {
 		return e.name
 	}
-	return recase(e.render(false), q.kwCase)
+	return tidyName(e.render(false))
 }
 
 // headers are the JSON keys ddbsql must write, in select-list order.

@@ -277,7 +277,7 @@ func (q *jquery) itemName(i int) string {
 	if it.e.name != "" {
 		return it.e.name
 	}
-	return recase(it.e.render(false), q.kwCase)
+	return tidyName(it.e.render(false))
 }
 
 // headers are the JSON keys ddbsql must write.

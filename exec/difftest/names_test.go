@@ -189,3 +189,70 @@ func recase(text string, c keywordCase) string {
 	}
 	return b.String()
 }
+
+// tidyName is the output name ddbsql gives an unaliased expression written
+// as text (generator text: keywords upper-case, single spaces): function
+// names upper-cased too, whatever case the query used, and a name quoted
+// though it could be written bare loses its quotes. Strings and names that
+// need their quotes are kept as written.
+func tidyName(text string) string {
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		ch := text[i]
+		switch {
+		case ch == '\'' || ch == '"' || ch == '`':
+			j := i + 1
+			for j < len(text) {
+				if ch == '\'' && text[j] == '\\' {
+					j += 2
+					continue
+				}
+				if text[j] == ch {
+					if j+1 < len(text) && text[j+1] == ch {
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			j = min(j+1, len(text))
+			quoted := text[i:j]
+			if inner := quoted[1 : len(quoted)-1]; ch != '\'' && isBareWord(inner) {
+				quoted = inner
+			}
+			b.WriteString(quoted)
+			i = j
+		case ch == '_' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z':
+			j := i
+			for j < len(text) && (text[j] == '_' || text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z' || text[j] >= '0' && text[j] <= '9') {
+				j++
+			}
+			w := text[i:j]
+			if sqlFunctions[strings.ToUpper(w)] && j < len(text) && text[j] == '(' && (i == 0 || text[i-1] != '.') {
+				w = strings.ToUpper(w)
+			}
+			b.WriteString(w)
+			i = j
+		default:
+			b.WriteByte(ch)
+			i++
+		}
+	}
+	return b.String()
+}
+
+// isBareWord: a letter or underscore, then letters, digits, underscores.
+func isBareWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -79,8 +79,12 @@
 //	                          another t is an "argument" error.
 //	item_size()               ItemSize of FROM item 0's whole item (Row.Item); a row without
 //	                          the whole item is an "argument" error.
+//	Column path x[i]          element i of a list; NULL when out of range or x is not a
+//	                          list, except on a set (SS/NS/BS): sets are unordered, so
+//	                          that is a "set_index" error with a hint (contains(x, …)).
 //	Aggregate node            "internal" error.
 //	unknown function          "unknown_function" error; wrong arity "argument".
 //
-// Error codes: overflow, type, argument, unknown_function, internal.
+// Error codes: overflow, type, argument, unknown_function, internal,
+// set_index. An Error may carry a Hint saying what to write instead.
 package eval

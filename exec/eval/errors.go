@@ -15,12 +15,13 @@ const (
 	CodeArgument        = "argument"         // an argument is invalid (arity, type name, missing item)
 	CodeUnknownFunction = "unknown_function" // no scalar function by that name
 	CodeInternal        = "internal"         // a node that must not reach the evaluator
+	CodeSetIndex        = "set_index"        // a list index applied to a set (sets are unordered)
 )
 
 // Error is an evaluation error with a stable code. The message is what the
 // user reads, so it never carries the code: callers and tests that need the
-// kind of failure match on Code.
-type Error struct{ Code, Msg string }
+// kind of failure match on Code. Hint, when set, says what to do instead.
+type Error struct{ Code, Msg, Hint string }
 
 func (e *Error) Error() string { return e.Msg }
 
@@ -48,4 +49,23 @@ func typeNames(vs ...value.Value) string {
 		s += v.Kind().String()
 	}
 	return s
+}
+
+// setIndexError explains an index into a set: p[setAt] is the index step
+// and p[:setAt] the set, found inside top (the path's top-level attribute).
+// It is built only on failure, so the lookup itself stays allocation-free.
+func setIndexError(p value.Path, setAt int, top value.Value) *Error {
+	set := p[:setAt]
+	kind, example := "string set", "'x'"
+	switch set.Get(top).Kind() {
+	case value.NumberSet:
+		kind, example = "number set", "1"
+	case value.BinarySet:
+		kind, example = "binary set", "x'01'"
+	}
+	name := set.String()
+	return &Error{Code: CodeSetIndex,
+		Msg: fmt.Sprintf("%s is a %s; sets are unordered, so %s has no element %d",
+			name, kind, p[:setAt+1].String(), p[setAt].Index),
+		Hint: fmt.Sprintf("test membership with contains(%s, %s), or read the whole set", name, example)}
 }

@@ -28,7 +28,10 @@ func Eval(e expr.Expr, row Row) (value.Value, error) {
 		}
 		v := row.Attr(t.Source, t.Path[0].Name)
 		if len(t.Path) > 1 {
-			v = t.Path.Get(v)
+			var setAt int
+			if v, setAt = t.Path.Lookup(v); setAt > 0 {
+				return value.Value{}, setIndexError(t.Path, setAt, row.Attr(t.Source, t.Path[0].Name))
+			}
 		}
 		return v, nil
 	case expr.Literal:

@@ -210,9 +210,21 @@ func TestDuplicateColumnNames(t *testing.T) {
 	if want := `{"PK":"p","SK":"s1","SK_3":"s2","SK_2":"s3","SK_4":"s4"}` + "\n"; out != want {
 		t.Errorf("got %s want %s", out, want)
 	}
+	// Every format names the columns the same way as the JSON keys.
+	for _, v := range allVariants {
+		out, err := render(t, v.format, v.opt, h, batch{names: names, rows: [][]value.Value{row}})
+		if err != nil {
+			t.Fatalf("%s: %v", v.label, err)
+		}
+		for _, name := range []string{"SK_2", "SK_3", "SK_4"} {
+			if !strings.Contains(out, name) {
+				t.Errorf("%s: no column %s in\n%s", v.label, name, out)
+			}
+		}
+	}
 	out, _ = render(t, "csv", Options{}, h, batch{names: names, rows: [][]value.Value{row}})
-	if want := "PK,SK,SK,SK_2,SK\np,s1,s2,s3,s4\n"; out != want {
-		t.Errorf("csv keeps names as they are: got %q want %q", out, want)
+	if want := "PK,SK,SK_3,SK_2,SK_4\np,s1,s2,s3,s4\n"; out != want {
+		t.Errorf("csv: got %q want %q", out, want)
 	}
 }
 
@@ -594,5 +606,34 @@ func TestCSVOneEmptyFieldIsARecord(t *testing.T) {
 	out, _ = render(t, "csv", Options{}, Header{Columns: []string{"x", "y"}}, batch{names: []string{"x", "y"}, rows: [][]value.Value{{value.NullValue(), value.Str("")}}})
 	if want := "x,y\n,\n"; out != want {
 		t.Errorf("two empty fields: %q, want %q", out, want)
+	}
+}
+
+// SELECT * over a join: both tables have a status. Every format keeps both
+// values, the later one (in output order) named status_2, as in JSON.
+func TestDynamicDuplicateNames(t *testing.T) {
+	h := Header{Dynamic: true, KeyColumns: []string{"PK"}}
+	b := batch{names: []string{"PK", "status", "id", "status"}, rows: [][]value.Value{
+		{str("o1"), str("delivered"), str("c1"), str("active")},
+		{str("o2"), str("placed"), str("c2"), missing},
+	}}
+	for _, v := range allVariants {
+		out, err := render(t, v.format, v.opt, h, b)
+		if err != nil {
+			t.Fatalf("%s: %v", v.label, err)
+		}
+		for _, want := range []string{"status_2", "delivered", "active", "placed"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: no %q in\n%s", v.label, want, out)
+			}
+		}
+	}
+	out, _ := render(t, "csv", Options{}, h, b)
+	if want := "PK,id,status,status_2\no1,c1,delivered,active\no2,c2,placed,\n"; out != want {
+		t.Errorf("csv: got %q want %q", out, want)
+	}
+	out, _ = render(t, "ndjson", Options{}, h, b)
+	if want := `{"PK":"o1","id":"c1","status":"delivered","status_2":"active"}` + "\n" + `{"PK":"o2","id":"c2","status":"placed"}` + "\n"; out != want {
+		t.Errorf("ndjson: got %q want %q", out, want)
 	}
 }

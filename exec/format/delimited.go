@@ -151,7 +151,7 @@ func (d *delimitedWriter) positions(cols []columnar.Column, names []string, rows
 		return identity(len(cols)), nil
 	}
 	pos := make([]int, len(cols))
-	for c, n := range names {
+	for c, n := range dynamicNames(names, d.h.KeyColumns) {
 		p, ok := d.column[n]
 		if !ok {
 			p = -1

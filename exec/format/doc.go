@@ -36,10 +36,13 @@
 //     first. A later attribute with a value fails; one that is only a field
 //     with no values is ignored. With no rows the header is the key columns.
 //
-// Duplicate names. csv, tsv, table and markdown print names as given. JSON
-// object keys must be unique, so the first occurrence keeps its name and
-// each later one becomes name_2, name_3, … (skipping names already used by
-// another column): SELECT a.SK, b.SK gives {"SK":…,"SK_2":…}.
+// Duplicate names. Every format shows the same, unique column names
+// (Writer.Begin rewrites Header.Columns): the first occurrence keeps its name
+// and each later one becomes name_2, name_3, … (skipping names already used
+// by another column): SELECT a.SK, b.SK gives columns SK and SK_2 in a
+// table, a CSV header and JSON keys alike. A SELECT * batch of joined items
+// that holds one attribute name twice is named the same way, in output
+// order (dynamicNames), so no format merges the two.
 //
 // Values per format:
 //
@@ -50,8 +53,12 @@
 //	BOOL          true/false        true/false           true/false
 //	NULL,missing  null (see above)  empty field          Options.NullText
 //	M             object, sorted    compact JSON text    compact JSON text
-//	L, SS/NS/BS   array             compact JSON text    compact JSON text
+//	L             array             compact JSON text    compact JSON text
+//	SS/NS/BS      array             set text**           set text**
 //
+// (**) PartiQL's set syntax (value.SetText), so a set never reads as a list:
+// <<'a', 'b'>>, <<1, 2.5>>, base64 members in quotes for BS. A set nested in
+// a map or list is part of that value's JSON text, an array.
 // (*) a column is right-aligned when all its non-NULL cells are numbers.
 // json escapes no HTML characters. csv uses encoding/csv (quotes only when
 // needed, LF line ends; an empty string and NULL both give an empty field,

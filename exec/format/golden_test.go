@@ -61,3 +61,24 @@ func TestGoldenEmptyZeroRowBatch(t *testing.T) {
 func TestGoldenEmptyDynamic(t *testing.T) {
 	golden(t, "empty_dynamic", Header{Dynamic: true, KeyColumns: []string{"PK", "SK"}})
 }
+
+// setsFixture puts each kind of set beside a list of the same members, and
+// repeats a column name: sets must not read as lists in the text formats,
+// and duplicate names get the same suffix everywhere.
+func setsFixture(t *testing.T) (Header, []batch) {
+	names := []string{"SK", "tags", "tagList", "nums", "bins", "SK"}
+	b := batch{names: names, rows: [][]value.Value{
+		{str("a"), value.SetOf(value.StringSet, []value.Value{str("x"), str("it's")}),
+			value.ListOf([]value.Value{str("x"), str("it's")}),
+			value.SetOf(value.NumberSet, []value.Value{num(t, "1"), num(t, "-2.5")}),
+			value.SetOf(value.BinarySet, []value.Value{bin("\x01\x02"), bin("hi")}), str("b")},
+		{str("c"), value.SetOf(value.StringSet, []value.Value{str("a|b")}), value.ListOf(nil),
+			value.ListOf([]value.Value{value.SetOf(value.NumberSet, []value.Value{num(t, "3")})}), missing, null},
+	}}
+	return Header{Columns: names}, []batch{b}
+}
+
+func TestGoldenSets(t *testing.T) {
+	h, batches := setsFixture(t)
+	golden(t, "sets", h, batches...)
+}

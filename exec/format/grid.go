@@ -78,7 +78,7 @@ func (g *grid) add(rec arrow.RecordBatch) error {
 	}
 	if g.dynamic {
 		slots := make([]int, len(names))
-		for c, n := range names {
+		for c, n := range dynamicNames(names, g.keys) {
 			slots[c] = g.slot(n)
 		}
 		for _, cells := range rows {

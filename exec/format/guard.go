@@ -46,6 +46,11 @@ func (g *guard) Begin(h Header) error {
 		return errEnded
 	}
 	g.state = stateOpen
+	if !h.Dynamic {
+		// Every format shows the same names, so a column is called the same
+		// in a table, a CSV header and a JSON key: SK, SK_2, SK_3.
+		h.Columns = uniqueNames(h.Columns)
+	}
 	if err := g.impl.begin(h); err != nil {
 		g.err = err
 		return err

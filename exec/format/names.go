@@ -5,9 +5,11 @@ import (
 	"strconv"
 )
 
-// uniqueNames makes output keys unique for JSON objects. The first
-// occurrence of a name keeps it; a later duplicate becomes name_2, name_3, …,
-// skipping any candidate that is already a column name.
+// uniqueNames makes output column names unique, the same way for every
+// format (JSON object keys must be unique, and a header that says SK twice
+// cannot be told apart). The first occurrence of a name keeps it; a later
+// duplicate becomes name_2, name_3, …, skipping any candidate that is
+// already a column name.
 func uniqueNames(names []string) []string {
 	taken := make(map[string]bool, len(names))
 	for _, n := range names {
@@ -29,6 +31,32 @@ func uniqueNames(names []string) []string {
 				break
 			}
 		}
+	}
+	return out
+}
+
+// dynamicNames names the fields of a SELECT * batch for output. A batch
+// of joined items can hold one attribute name twice (both tables have a
+// status); the later one in output order (dynamicOrder) becomes status_2,
+// as JSON names its keys, so that no format merges the two columns.
+func dynamicNames(names, keys []string) []string {
+	seen := make(map[string]bool, len(names))
+	dup := false
+	for _, n := range names {
+		dup = dup || seen[n]
+		seen[n] = true
+	}
+	if !dup {
+		return names
+	}
+	order := dynamicOrder(names, keys)
+	ordered := make([]string, len(order))
+	for i, c := range order {
+		ordered[i] = names[c]
+	}
+	out := make([]string, len(names))
+	for i, n := range uniqueNames(ordered) {
+		out[order[i]] = n
 	}
 	return out
 }

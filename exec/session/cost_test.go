@@ -462,8 +462,8 @@ func TestStrict(t *testing.T) {
 }
 
 var (
-	actualRE = regexp.MustCompile(`actual: .*; (\d+) requests?(?:, (\d+) pages?)?, (\d+) items read, (\d+) returned, ([0-9.]+) RCU`)
-	totalRE  = regexp.MustCompile(`actual total: .*?(\d+) requests? .*?(\d+) items read, (\d+) returned · RCU ([0-9.]+)`)
+	actualRE = regexp.MustCompile(`actual: .*; (\d+) requests?(?:, (\d+) pages?)?, (\d+) items? read, (\d+) returned, ([0-9.]+) RCU`)
+	totalRE  = regexp.MustCompile(`actual total: .*?(\d+) requests? .*?(\d+) items? read, (\d+) returned · RCU ([0-9.]+)`)
 )
 
 // TestExplainAnalyze checks that EXPLAIN ANALYZE's actual figures per

@@ -74,8 +74,8 @@ func showProgress(w io.Writer, stats *exec.Stats, segments int, done <-chan stru
 	for {
 		snap := stats.Snapshot()
 		rate := float64(snap.ItemsRead) / snap.Elapsed.Seconds()
-		desc := fmt.Sprintf("%d items read · %s RCU · %d pages · %.0f items/s · %s",
-			snap.ItemsRead, planner.FormatRCU(snap.RCU), snap.Pages, rate, snap.Elapsed.Round(time.Second))
+		desc := fmt.Sprintf("%s read · %s RCU · %s · %.0f items/s · %s",
+			plural64(snap.ItemsRead, "item"), planner.FormatRCU(snap.RCU), plural(snap.Pages, "page"), rate, snap.Elapsed.Round(time.Second))
 		if segments > 1 {
 			desc += fmt.Sprintf(" · segments %d/%d done", snap.SegmentsDone, segments)
 		}

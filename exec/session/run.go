@@ -121,8 +121,8 @@ func (s *Session) explainFailure(err error, stats *exec.Stats) error {
 		return err
 	}
 	out := *ee
-	out.Msg = fmt.Sprintf("%s (the statement had sent %s, read %d items and consumed %s RCU; any rows printed are incomplete)",
-		ee.Msg, plural(snap.TotalRequests(), "request"), snap.ItemsRead, planner.FormatRCU(snap.RCU))
+	out.Msg = fmt.Sprintf("%s (the statement had sent %s, read %s and consumed %s RCU; any rows printed are incomplete)",
+		ee.Msg, plural(snap.TotalRequests(), "request"), plural64(snap.ItemsRead, "item"), planner.FormatRCU(snap.RCU))
 	return &out
 }
 

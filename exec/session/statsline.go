@@ -35,7 +35,7 @@ func FormatStatsText(s exec.Snapshot, failed bool, pricePerMillion float64) stri
 	if s.Pages > 0 {
 		parts = append(parts, plural(s.Pages, "page"))
 	}
-	parts = append(parts, fmt.Sprintf("%d items read, %d returned", s.ItemsRead, s.ItemsReturned))
+	parts = append(parts, fmt.Sprintf("%s read, %d returned", plural64(s.ItemsRead, "item"), s.ItemsReturned))
 	rcu := "RCU " + formatUnits(s.RCU)
 	if len(s.ByTarget) > 0 {
 		rcu += " (" + targets(s.ByTarget) + ")"
@@ -93,11 +93,14 @@ func FormatStatsJSON(s exec.Snapshot, pricePerMillion float64) string {
 	return string(b)
 }
 
-func plural(n int, word string) string {
+// plural counts a noun: "1 item", "2 items", "0 items".
+func plural(n int, word string) string { return plural64(int64(n), word) }
+
+func plural64(n int64, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return strconv.FormatInt(n, 10) + " " + word + "s"
 }
 
 // formatUSD prints a small amount with two significant digits: $0.0000063.

@@ -3,6 +3,7 @@ package value
 import (
 	"encoding/base64"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -124,8 +125,8 @@ func appendBase64String(dst []byte, b string) []byte {
 
 // Display renders a value for text formats (table, CSV, TSV, markdown):
 // strings and numbers as themselves, binary as base64, BOOL as true/false,
-// documents and sets as JSON, and SQL NULL as "" (the caller decides how to
-// show NULL).
+// sets in PartiQL's set syntax (SetText), maps and lists as JSON, and SQL
+// NULL as "" (the caller decides how to show NULL).
 func Display(v Value) string {
 	switch v.kind {
 	case Missing, Null:
@@ -136,6 +137,37 @@ func Display(v Value) string {
 		return base64.StdEncoding.EncodeToString([]byte(v.text))
 	case Bool:
 		return strconv.FormatBool(v.flag)
+	case StringSet, NumberSet, BinarySet:
+		return SetText(v)
 	}
 	return v.JSON()
+}
+
+// SetText renders a set the way PartiQL for DynamoDB writes set literals, so
+// a set never reads as a list: <<'a', 'b'>> for SS (a quote inside a member
+// is doubled, as in a PartiQL string), <<1, 2.5>> for NS, and base64 members
+// in quotes for BS, <<'AQI='>> (PartiQL has no binary literal). Members keep
+// their stored order; an empty set (only possible from a computation) is <<>>.
+func SetText(v Value) string {
+	var b strings.Builder
+	b.WriteString("<<")
+	for i, m := range v.elems {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		switch v.kind {
+		case NumberSet:
+			b.WriteString(m.text)
+		case BinarySet:
+			b.WriteByte('\'')
+			b.WriteString(base64.StdEncoding.EncodeToString([]byte(m.text)))
+			b.WriteByte('\'')
+		default:
+			b.WriteByte('\'')
+			b.WriteString(strings.ReplaceAll(m.text, "'", "''"))
+			b.WriteByte('\'')
+		}
+	}
+	b.WriteString(">>")
+	return b.String()
 }

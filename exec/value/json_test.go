@@ -156,7 +156,12 @@ func TestDisplay(t *testing.T) {
 		{BoolOf(false), "false"},
 		{ListOf([]Value{Str("x")}), `["x"]`},
 		{MapOf(map[string]Value{"k": n("1")}), `{"k":1}`},
-		{SetOf(NumberSet, []Value{n("1"), n("2")}), `[1,2]`},
+		{SetOf(NumberSet, []Value{n("1"), n("2.5")}), `<<1, 2.5>>`},
+		{SetOf(StringSet, []Value{Str("a"), Str("it's")}), `<<'a', 'it''s'>>`},
+		{SetOf(BinarySet, []Value{Bin([]byte("hi")), Bin([]byte{1, 2})}), `<<'aGk=', 'AQI='>>`},
+		{SetOf(StringSet, nil), `<<>>`},
+		// A set inside a document stays a JSON array: the cell is JSON text.
+		{ListOf([]Value{SetOf(StringSet, []Value{Str("a")})}), `[["a"]]`},
 	}
 	for _, tc := range tests {
 		if got := Display(tc.v); got != tc.want {

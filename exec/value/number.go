@@ -124,6 +124,22 @@ func NumFromDecimal(d *apd.Decimal) (Value, error) {
 	return Value{kind: Number, text: text}, nil
 }
 
+// NumFromExact converts an exact decimal that is a query's result, not an
+// attribute DynamoDB stores (SUM, AVG), into an N value: the same canonical
+// text as FormatDecimal, but with no limit on digits or magnitude, so a sum
+// of many 38-digit numbers prints all its digits instead of failing.
+func NumFromExact(d *apd.Decimal) (Value, error) {
+	if d.Form != apd.Finite {
+		return Value{}, fmt.Errorf("number is not finite")
+	}
+	var r apd.Decimal
+	r.Reduce(d)
+	if r.IsZero() {
+		return Value{kind: Number, text: "0"}, nil
+	}
+	return Value{kind: Number, text: r.Text('f')}, nil
+}
+
 // CompareNumbers orders two N values exactly.
 func CompareNumbers(a, b Value) int {
 	if x, ok := parseInt64(a.text); ok {

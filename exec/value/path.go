@@ -21,18 +21,31 @@ func (p Path) Attr() string { return p[0].Name }
 
 // Get navigates the path inside an item's top-level attribute value.
 func (p Path) Get(top Value) Value {
-	v := top
-	for _, e := range p[1:] {
+	v, _ := p.Lookup(top)
+	return v
+}
+
+// Lookup is Get that also reports where a list index met a set: setAt is
+// the position in p of that index step (so p[:setAt] is the set), or 0 when
+// none did. Sets are unordered, so an index into one is a mistake to
+// report, not an absent element; v is then Missing.
+func (p Path) Lookup(top Value) (v Value, setAt int) {
+	v = top
+	for i := 1; i < len(p); i++ {
+		e := p[i]
 		if e.IsIndex {
+			if v.IsSet() {
+				return Value{}, i
+			}
 			v = v.Index(e.Index)
 		} else {
 			v = v.Attr(e.Name)
 		}
 		if v.kind == Missing {
-			return v
+			return v, 0
 		}
 	}
-	return v
+	return v, 0
 }
 
 // String renders the path the way a user writes it in ddbsql, with backticks

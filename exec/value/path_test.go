@@ -43,6 +43,33 @@ func TestPathGet(t *testing.T) {
 	}
 }
 
+// Lookup reports the index step that met a set; Get sees Missing there.
+func TestPathLookupFindsSetIndex(t *testing.T) {
+	ss := SetOf(StringSet, []Value{Str("a")})
+	top := MapOf(map[string]Value{"tags": ss, "l": ListOf([]Value{Str("x"), ss})})
+	for _, tc := range []struct {
+		path  Path
+		setAt int
+	}{
+		{Path{name("a"), name("tags"), index(0)}, 2},
+		{Path{name("a"), name("l"), index(1), index(0)}, 3},
+		{Path{name("a"), name("l"), index(0)}, 0},
+		{Path{name("a"), name("tags")}, 0}, // the whole set is fine
+		{Path{name("a"), name("nope"), index(0)}, 0},
+	} {
+		v, at := tc.path.Lookup(top)
+		if at != tc.setAt {
+			t.Errorf("%s: setAt %d, want %d", tc.path, at, tc.setAt)
+		}
+		if at > 0 && v.Kind() != Missing {
+			t.Errorf("%s: value %s at a set index, want Missing", tc.path, show(v))
+		}
+	}
+	if got := (Path{name("s"), index(0)}).Get(ss); got.Kind() != Missing {
+		t.Errorf("Get into a set = %s, want Missing", show(got))
+	}
+}
+
 func TestPathStringAndPlain(t *testing.T) {
 	tests := []struct {
 		path       Path

@@ -173,12 +173,25 @@ func isNullType(nb expression.NameBuilder) expression.ConditionBuilder {
 	return expression.AttributeType(nb, expression.Null)
 }
 
+// name accepts a column of the source item. A path with a list index stays
+// on the client: where the indexed attribute is a set, DynamoDB finds no
+// element and the item silently fails the filter, while ddbsql reports the
+// index into an unordered set as an error (exec/eval).
 func (t translator) name(e expr.Expr) (expression.NameBuilder, bool) {
 	c, ok := e.(expr.Column)
-	if !ok || c.Source != t.source {
+	if !ok || c.Source != t.source || hasIndex(c.Path) {
 		return expression.NameBuilder{}, false
 	}
 	return Name(c.Path)
+}
+
+func hasIndex(p value.Path) bool {
+	for _, e := range p {
+		if e.IsIndex {
+			return true
+		}
+	}
+	return false
 }
 
 // literal accepts non-NULL constants DynamoDB can hold in an expression

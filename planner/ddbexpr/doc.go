@@ -11,7 +11,9 @@
 // missing attributes are equal to DynamoDB; BOOL, NULL, sets and documents
 // are not ordered in SQL) — or refuses: NOT over a NULL, BETWEEN with bounds
 // out of order, wildcards LIKE cannot express, a path compared with itself
-// (DynamoDB rejects it); the predicate then runs on the client instead.
+// (DynamoDB rejects it), a path with a list index (on a set DynamoDB finds
+// no element and drops the item, where ddbsql reports an error); the
+// predicate then runs on the client instead.
 //
 // Conditions stay flat: a run of AND or OR becomes one n-ary condition and
 // guards join the AND they guard, so the parentheses nest only as deep as

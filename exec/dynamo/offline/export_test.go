@@ -148,7 +148,7 @@ func TestExportErrors(t *testing.T) {
 		{"duplicate across data files", dupFiles, map[string]any{}, pkSK, nil, CodeDuplicateKey,
 			`EXP/data/zz.json.gz:2: duplicate key PK="USER#u_001", SK="ORDER#2026-04-30": the same key is at EXP/data/bafybeiczss3yxay3o4abnabbb.json.gz:3`},
 		{"item count of a file", shortFiles, map[string]any{}, pkSK, nil, CodeManifest,
-			"EXP/data/short.json.gz: has 1 items, but manifest-files.json line 2 says 3 (was the file copied completely?)"},
+			"EXP/data/short.json.gz: has 1 item, but manifest-files.json line 2 says 3 (was the file copied completely?)"},
 		{"item count of the export", usersExport, map[string]any{"itemCount": 9}, pkSK, nil, CodeManifest,
 			"EXP/manifest-summary.json: the export has 5 items, but itemCount says 9 (is a data file missing from manifest-files.json?)"},
 		{"missing data file", usersExport, map[string]any{}, pkSK, func(dir string) {

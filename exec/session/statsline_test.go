@@ -1,0 +1,28 @@
+package session
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ddbsql/ddbsql/exec"
+)
+
+// TestStatsTextCountsNouns checks that every count in the stats line agrees
+// with its number: "1 item read", never "1 items read".
+func TestStatsTextCountsNouns(t *testing.T) {
+	for _, tc := range []struct {
+		snap exec.Snapshot
+		want string
+	}{
+		{exec.Snapshot{Requests: map[string]int{"GetItem": 1}, Pages: 1, ItemsRead: 1, ItemsReturned: 1, Rows: 1, RCU: 0.5, Elapsed: 10 * time.Microsecond},
+			"-- 1 row · 1 request (GetItem 1) · 1 page · 1 item read, 1 returned · RCU 0.5 · 10µs"},
+		{exec.Snapshot{Requests: map[string]int{"Query": 2}, Pages: 3, ItemsRead: 5, ItemsReturned: 0, Rows: 0, RCU: 1.5, Elapsed: 2 * time.Millisecond},
+			"-- 0 rows · 2 requests (Query 2) · 3 pages · 5 items read, 0 returned · RCU 1.5 · 2ms"},
+		{exec.Snapshot{Requests: map[string]int{}, ItemsRead: 0, Rows: 2},
+			"-- 2 rows · 0 requests · 0 items read, 0 returned · RCU 0 · 0µs"},
+	} {
+		if got := FormatStatsText(tc.snap, false, 0); got != tc.want {
+			t.Errorf("got  %s\nwant %s", got, tc.want)
+		}
+	}
+}
