@@ -64,7 +64,12 @@ func cellAt(c columnar.Column, name string, row int) (v value.Value, err error) 
 // batch's buffers; anything kept past WriteBatch must be cloned.
 func ownedText(v value.Value) string {
 	switch v.Kind() {
-	case value.String, value.Number:
+	case value.String:
+		return strings.Clone(v.Text())
+	case value.Number:
+		if t := value.NumberText(v.Text()); t != v.Text() {
+			return t // a new string already
+		}
 		return strings.Clone(v.Text())
 	}
 	return value.Display(v)

@@ -17,7 +17,7 @@ func AppendJSON(dst []byte, v Value) []byte {
 	case Bool:
 		return strconv.AppendBool(dst, v.flag)
 	case Number:
-		return append(dst, v.text...)
+		return append(dst, NumberText(v.text)...)
 	case String:
 		return appendJSONString(dst, v.text)
 	case Binary:
@@ -131,8 +131,10 @@ func Display(v Value) string {
 	switch v.kind {
 	case Missing, Null:
 		return ""
-	case String, Number:
+	case String:
 		return v.text
+	case Number:
+		return NumberText(v.text)
 	case Binary:
 		return base64.StdEncoding.EncodeToString([]byte(v.text))
 	case Bool:
@@ -157,7 +159,7 @@ func SetText(v Value) string {
 		}
 		switch v.kind {
 		case NumberSet:
-			b.WriteString(m.text)
+			b.WriteString(NumberText(m.text))
 		case BinarySet:
 			b.WriteByte('\'')
 			b.WriteString(base64.StdEncoding.EncodeToString([]byte(m.text)))

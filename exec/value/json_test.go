@@ -107,7 +107,7 @@ func TestAppendJSON(t *testing.T) {
 		{BoolOf(false), `false`},
 		{n("-12.5"), `-12.5`},
 		{n("12345678901234567890123456789012345678"), `12345678901234567890123456789012345678`},
-		{n("1E-130"), "0." + strings.Repeat("0", 129) + "1"},
+		{n("1E-130"), "1E-130"}, // scientific: plain would need 130 padding zeros (NumberText)
 		{Str("a<b>&\"\\\n\u2028é"), `"a<b>&\"\\\n\u2028é"`},
 		{Bin([]byte{1, 2, 3}), `"AQID"`},
 		{Bin(nil), `""`},
