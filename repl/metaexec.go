@@ -14,8 +14,10 @@ import (
 type metaHost interface {
 	// settings are what \format, \x, \timing, \stats and \set change.
 	settings() *settings
-	// messages receives the answers to settings commands and \help.
+	// messages receives what settings commands say they changed.
 	messages() io.Writer
+	// listings receives what a command was asked to show: \help, \set.
+	listings() io.Writer
 	// runStatement runs SQL a command stands for (\dt, \d t, \di t).
 	runStatement(sql string) error
 	// refresh forgets cached table descriptions and the table list.
@@ -55,7 +57,7 @@ func runMetaCommand(h metaHost, cmd metaCmd) error {
 	case "q", "quit":
 		h.stop()
 	case "help", "h":
-		io.WriteString(h.messages(), helpText())
+		io.WriteString(h.listings(), helpText())
 	case "dt":
 		return h.runStatement("SHOW TABLES")
 	case "d":
@@ -108,7 +110,11 @@ func runMetaCommand(h metaHost, cmd metaCmd) error {
 		case err != nil:
 			return err
 		}
-		fmt.Fprintln(h.messages(), msg)
+		if cmd.Name == "set" && len(cmd.Args) == 0 {
+			fmt.Fprintln(h.listings(), msg)
+		} else {
+			fmt.Fprintln(h.messages(), msg)
+		}
 	}
 	return nil
 }

@@ -37,6 +37,7 @@ type replHost struct{ r *REPL }
 
 func (h replHost) settings() *settings { return &h.r.set }
 func (h replHost) messages() io.Writer { return h.r.out }
+func (h replHost) listings() io.Writer { return h.r.out }
 func (h replHost) interactive() bool   { return true }
 func (h replHost) stop()               { h.r.quit = true }
 func (h replHost) stopping() bool      { return h.r.quit }

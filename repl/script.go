@@ -126,6 +126,7 @@ func runItems(h metaHost, name string, items []scriptItem) error {
 
 func (r *scriptRunner) settings() *settings { return &r.set }
 func (r *scriptRunner) messages() io.Writer { return r.stderr }
+func (r *scriptRunner) listings() io.Writer { return r.stdout }
 func (r *scriptRunner) interactive() bool   { return false }
 func (r *scriptRunner) stop()               { r.quit = true }
 func (r *scriptRunner) stopping() bool      { return r.quit }
