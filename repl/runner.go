@@ -74,6 +74,9 @@ func (r *REPL) runSQLShowing(text string, show bool) error {
 	}
 	stop()
 	r.report(err, cancelled, show, stats.String(), elapsed)
+	if cancelled {
+		return errShown // "cancelled" is printed already, whoever asked
+	}
 	return err
 }
 

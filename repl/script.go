@@ -55,7 +55,6 @@ func RunScripts(ctx context.Context, cfg ScriptConfig, scripts []Script) error {
 	}
 	r := &scriptRunner{ctx: ctx, sess: cfg.Session, stdout: cfg.Out, stderr: cfg.Err,
 		set: settingsOf(cfg.Session), start: start}
-	r.set.Timing = false
 	err := r.runAll(scripts, parsed)
 	if cerr := r.redirect(""); err == nil {
 		err = cerr

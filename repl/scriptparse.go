@@ -35,7 +35,7 @@ func parseScript(text string) ([]scriptItem, error) {
 	blanked := []byte(text)
 	var items []scriptItem
 	lines := newLineIndex(text)
-	segStart := 0 // the text after the last ';' that ended a statement
+	lex := scriptLexer{src: text}
 	for lo := 0; lo < len(text); {
 		hi := strings.IndexByte(text[lo:], '\n')
 		if hi < 0 {
@@ -44,21 +44,16 @@ func parseScript(text string) ([]scriptItem, error) {
 			hi += lo
 		}
 		line := strings.TrimSpace(text[lo:hi])
-		if isMetaLine(line) || foreignHint(line) != "" {
-			pending := string(blanked[segStart:lo])
-			_, cut := complete(pending)
-			segStart += cut
-			rest := pending[cut:]
-			if !endsOpen(rest) {
-				between := len(parser.Split(rest)) == 0
-				switch {
-				case isMetaLine(line):
-					items = append(items, scriptItem{Line: lines.lineOf(lo), Meta: line, order: lo})
-					blank(blanked[lo:hi])
-				case between:
-					items = append(items, scriptItem{Line: lines.lineOf(lo), Foreign: line, order: lo})
-					blank(blanked[lo:hi])
-				}
+		if (isMetaLine(line) || foreignHint(line) != "") && !lex.advance(lo) {
+			switch {
+			case isMetaLine(line):
+				items = append(items, scriptItem{Line: lines.lineOf(lo), Meta: line, order: lo})
+				blank(blanked[lo:hi])
+				lex.skip(hi)
+			case !lex.code:
+				items = append(items, scriptItem{Line: lines.lineOf(lo), Foreign: line, order: lo})
+				blank(blanked[lo:hi])
+				lex.skip(hi)
 			}
 		}
 		lo = hi + 1
@@ -88,6 +83,54 @@ func runsAt(src string, end int) int {
 	}
 	return len(src)
 }
+
+// scriptLexer walks a script's tokens once, front to back, as far as the
+// line being looked at, so that cutting a script costs the same whatever
+// its lines hold (a long string full of lines starting with '\' included).
+type scriptLexer struct {
+	src  string
+	pos  int  // tokens before pos have been seen
+	code bool // SQL since the last ';' (a statement is unfinished)
+	// held is a token that starts before the line looked at and ends after
+	// it (a quote or block comment over several lines), kept so it is
+	// scanned once.
+	held *heldToken
+}
+
+type heldToken struct {
+	kind tokKind
+	end  int
+	semi bool
+}
+
+// advance moves to offset to, a line start, and reports whether it is
+// inside a token (a quoted text or a block comment), where a line is not a
+// command.
+func (l *scriptLexer) advance(to int) (inside bool) {
+	for l.pos < to {
+		if l.held == nil {
+			kind, end, _ := scanToken(l.src, l.pos)
+			if kind == tSpace && end > to {
+				end = to // blanks run on into the line; they end at it
+			}
+			l.held = &heldToken{kind: kind, end: end, semi: kind == tPunct && l.src[l.pos] == ';'}
+		}
+		if l.held.end > to {
+			return true
+		}
+		switch t := l.held; {
+		case t.semi:
+			l.code = false
+		case t.kind != tSpace && t.kind != tComment:
+			l.code = true
+		}
+		l.pos, l.held = l.held.end, nil
+	}
+	return false
+}
+
+// skip passes over a command line (blanked for the parser).
+func (l *scriptLexer) skip(to int) { l.pos, l.held = to, nil }
 
 func blank(b []byte) {
 	for i := range b {

@@ -43,6 +43,9 @@ func TestParseScriptItems(t *testing.T) {
 		{"a backslash line inside a string is the string's",
 			"SELECT 'a\n\\x' AS s;\n\\dt",
 			[]string{"1:sql:SELECT 'a \\x' AS s", "3:meta:\\dt"}},
+		{"several backslash lines inside one string, then a command",
+			"SELECT 1;\nSELECT 'a\n\\x\n  \\y\n.tables\n' AS s;\n\\z\n.tables",
+			[]string{"1:sql:SELECT 1", "2:sql:SELECT 'a \\x \\y .tables ' AS s", "7:meta:\\z", "8:foreign:.tables"}},
 		{"a backslash line inside a block comment is the comment's",
 			"/* notes\n\\x\n*/ SELECT 1;",
 			[]string{"3:sql:SELECT 1"}},
@@ -109,5 +112,15 @@ func TestForeignHint(t *testing.T) {
 		if got := foreignHint(line); got != want {
 			t.Errorf("foreignHint(%q) = %q, want %q", line, got, want)
 		}
+	}
+}
+
+// An unterminated string runs to the end: the backslash lines after it are
+// the string's, and the parser reports where it starts.
+func TestParseScriptUnterminatedString(t *testing.T) {
+	_, err := parseScript("SELECT 1;\nSELECT 'a\n\\x\n\\q\n")
+	var pe *parser.Error
+	if !errors.As(err, &pe) || pe.Line != 2 || !strings.Contains(pe.Msg, "unterminated") {
+		t.Fatalf("got %v, want an unterminated string at line 2", err)
 	}
 }
