@@ -26,6 +26,7 @@ var metaHelp = []struct{ Usage, Text string }{
 	{`\pager [on|off]`, "page results taller than the screen through $PAGER"},
 	{`\refresh`, "forget cached table descriptions and the table list"},
 	{`\i FILE`, "run the statements and commands in FILE (relative to the current directory)"},
+	{`\ir FILE`, "the same, relative to the file being run"},
 	{`\o [FILE]`, "send results to FILE (created or emptied); \\o alone: back to stdout"},
 	{`\e`, "edit the last statement in $VISUAL or $EDITOR (else vi), then run it"},
 	{`\help`, "this list (also \\?)"},
@@ -33,7 +34,7 @@ var metaHelp = []struct{ Usage, Text string }{
 }
 
 // metaNames are the command names completion offers.
-var metaNames = []string{"dt", "d", "di", "format", "x", "timing", "stats", "set", "pager", "refresh", "i", "o", "e", "help", "q"}
+var metaNames = []string{"dt", "d", "di", "format", "x", "timing", "stats", "set", "pager", "refresh", "i", "ir", "o", "e", "help", "q"}
 
 // isMetaLine reports whether a line is a meta-command (runs on Enter).
 func isMetaLine(line string) bool {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -24,6 +25,9 @@ type metaHost interface {
 	refresh()
 	// include runs a file (\i).
 	include(path string) error
+	// runningFile is the file being run by \i or -f ("" at the prompt,
+	// in -e and stdin), which \ir names files relative to.
+	runningFile() string
 	// redirect sends results to a file, or back to stdout for "" (\o).
 	redirect(path string) error
 	// edit runs the last statement through an editor (\e).
@@ -83,6 +87,11 @@ func runMetaCommand(h metaHost, cmd metaCmd) error {
 			return fmt.Errorf(`usage: \i FILE (quote a name with blanks: "my file.sql")`)
 		}
 		return h.include(cmd.Args[0])
+	case "ir", "include_relative":
+		if len(cmd.Args) != 1 {
+			return fmt.Errorf(`usage: \ir FILE, relative to the file being run (quote a name with blanks: "my file.sql")`)
+		}
+		return h.include(relativeTo(h.runningFile(), cmd.Args[0]))
 	case "o", "out":
 		switch len(cmd.Args) {
 		case 0:
@@ -117,6 +126,15 @@ func runMetaCommand(h metaHost, cmd metaCmd) error {
 		}
 	}
 	return nil
+}
+
+// relativeTo names a \ir file: relative to the directory of the file
+// being run, or to the current directory when none is (psql's \ir).
+func relativeTo(running, name string) string {
+	if running == "" || filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(filepath.Dir(running), name)
 }
 
 // oneTable checks that a command got exactly one table name.

@@ -42,6 +42,7 @@ func (h replHost) interactive() bool   { return true }
 func (h replHost) stop()               { h.r.quit = true }
 func (h replHost) stopping() bool      { return h.r.quit }
 func (h replHost) refresh()            { h.r.schema.Refresh() }
+func (h replHost) runningFile() string { return last(h.r.meta.includes) }
 func (h replHost) edit() error         { return h.r.edit() }
 
 // runStatement runs SQL for a command. Typed at the prompt, its failure

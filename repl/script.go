@@ -130,6 +130,7 @@ func (r *scriptRunner) interactive() bool   { return false }
 func (r *scriptRunner) stop()               { r.quit = true }
 func (r *scriptRunner) stopping() bool      { return r.quit }
 func (r *scriptRunner) refresh()            { r.sess.Catalog.Refresh() }
+func (r *scriptRunner) runningFile() string { return last(r.files) }
 func (r *scriptRunner) edit() error         { return errNeedsTerminal("e") }
 
 func (r *scriptRunner) runStatement(sql string) error {
@@ -187,6 +188,13 @@ func checkInclude(running []string, name, path string) error {
 		return fmt.Errorf(`\i %s: more than %d files are nested; \i goes at most %d deep`, name, maxIncludeDepth, maxIncludeDepth)
 	}
 	return nil
+}
+
+func last(files []string) string {
+	if len(files) == 0 {
+		return ""
+	}
+	return files[len(files)-1]
 }
 
 func baseNames(paths []string) []string {

@@ -230,6 +230,18 @@ func TestScriptInclude(t *testing.T) {
 			t.Fatalf("exit %d\nstdout %q\nstderr %q", r.code, r.out, r.err)
 		}
 	})
+	t.Run("ir is relative to the file being run", func(t *testing.T) {
+		c.writeScript(t, dir, "sub/relative.sql", "SELECT 'relative' AS who;\n\\ir inner.sql\n")
+		r := c.run("--format", "csv", "-f", "sub/relative.sql")
+		if r.code != 0 || r.out != "who\nrelative\nwho\ninner\n" {
+			t.Fatalf("exit %d\nstdout %q\nstderr %q", r.code, r.out, r.err)
+		}
+		// Outside any file it is relative to the current directory.
+		r = c.runStdin("\\ir sub/inner.sql", "--format", "csv")
+		if r.code != 0 || r.out != "who\ninner\n" {
+			t.Fatalf("exit %d\nstdout %q\nstderr %q", r.code, r.out, r.err)
+		}
+	})
 	t.Run("an error inside keeps the inner file's location", func(t *testing.T) {
 		c.writeScript(t, dir, "broken.sql", "SELECT 1;\n\nSELECT * FROM nowhere WHERE PK = 'x';\n")
 		r := c.runStdin("\\i broken.sql\nSELECT 'after' AS who;")
