@@ -18,8 +18,9 @@ type Script struct {
 	// Name locates errors: "report.sql", "<stdin>"; "" prints them
 	// without a location (a single -e).
 	Name string
-	// Path is the file the text came from, "" for -e and stdin; a \i of
-	// the same file inside it is a recursion.
+	// Path is the file the text came from, "" for -e and stdin: a \i of
+	// the same file inside it is a recursion, and \ir names files
+	// relative to it.
 	Path string
 	Text string
 }
@@ -93,7 +94,11 @@ func (r *scriptRunner) runAll(scripts []Script, parsed [][]scriptItem) error {
 // runFile runs one parsed script, with its file on the \i stack.
 func (r *scriptRunner) runFile(s Script, items []scriptItem) error {
 	if s.Path != "" {
-		r.files = append(r.files, s.Path)
+		path, err := canonicalPath(s.Path)
+		if err != nil {
+			path = s.Path
+		}
+		r.files = append(r.files, path)
 		defer func() { r.files = r.files[:len(r.files)-1] }()
 	}
 	return runItems(r, s.Name, items)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
@@ -119,7 +118,7 @@ func readScript(ctx context.Context, cfg *config, io streams) ([]repl.Script, in
 			fmt.Fprintf(io.err, "error: cannot read -f %s: %v\n", f, err)
 			return nil, exitUsage, false
 		}
-		parts = append(parts, repl.Script{Name: f, Path: canonical(f), Text: data})
+		parts = append(parts, repl.Script{Name: f, Path: f, Text: data})
 	}
 	if len(parts) == 0 {
 		if io.interactive {
@@ -145,19 +144,6 @@ func readFile(name string) (string, error) {
 	}
 	defer f.Close()
 	return repl.ReadScript(f)
-}
-
-// canonical is a file's absolute path with links resolved, so that a \i
-// of the -f file itself is seen as a recursion.
-func canonical(name string) string {
-	abs, err := filepath.Abs(name)
-	if err != nil {
-		return ""
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		return real
-	}
-	return abs
 }
 
 // readStdin reads the script on stdin; a signal while it waits (a pipe
