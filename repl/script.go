@@ -261,7 +261,9 @@ const MaxScriptBytes = 64 << 20
 // ErrScriptTooLarge is the error for a script over MaxScriptBytes.
 var ErrScriptTooLarge = fmt.Errorf("the script is larger than %d MB; split it into several files", MaxScriptBytes>>20)
 
-// ReadScript reads a script of at most MaxScriptBytes.
+// ReadScript reads a script of at most MaxScriptBytes. A UTF-8 byte order
+// mark at the start (editors on Windows write one) is dropped: it would
+// hide a meta-command on the first line and is no SQL.
 func ReadScript(r io.Reader) (string, error) {
 	if r == nil {
 		return "", nil
@@ -270,7 +272,7 @@ func ReadScript(r io.Reader) (string, error) {
 	if err == nil && len(b) > MaxScriptBytes {
 		err = ErrScriptTooLarge
 	}
-	return string(b), err
+	return strings.TrimPrefix(string(b), "\ufeff"), err
 }
 
 func readScriptFile(name string) (string, error) {

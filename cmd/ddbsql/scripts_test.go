@@ -77,6 +77,12 @@ func TestScriptMetaCommands(t *testing.T) {
 				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.out, r.err)
 			}
 		})
+		t.Run("a byte order mark does not hide the first line's command", func(t *testing.T) {
+			r := c.runStdin("\ufeff\\format csv\n" + acmeMeta)
+			if r.code != 0 || !strings.HasPrefix(r.out, "PK,name\n") {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.out, r.err)
+			}
+		})
 		t.Run("q stops the script successfully", func(t *testing.T) {
 			r := c.runStdin(acmeMeta + "\n\\q\nSELECT nope FROM nowhere WHERE PK = 'x';\n")
 			if r.code != 0 || r.err != "" {
