@@ -93,6 +93,9 @@ func runMetaCommand(h metaHost, cmd metaCmd) error {
 		}
 		return h.include(relativeTo(h.runningFile(), cmd.Args[0]))
 	case "o", "out":
+		if len(cmd.Args) > 0 && strings.HasPrefix(cmd.Args[0], "|") {
+			return h.redirect(strings.Join(cmd.Args, " ")) // psql's \o |command
+		}
 		switch len(cmd.Args) {
 		case 0:
 			return h.redirect("")

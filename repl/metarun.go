@@ -6,15 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 )
 
 // metaState is what the REPL's meta-commands keep between lines.
 type metaState struct {
-	last       string   // the last statement typed, for \e
-	output     *os.File // \o FILE, nil for the terminal
-	outputName string
-	includes   []string // files \i is running, outermost first
+	last     string     // the last statement typed, for \e
+	output   outputFile // \o FILE
+	includes []string   // files \i is running, outermost first
 }
 
 // errShown is a failure the REPL has printed already.
@@ -86,25 +84,13 @@ func (h replHost) include(name string) error {
 
 // redirect sends results to a file (\o FILE) or back to the terminal.
 func (h replHost) redirect(name string) error {
-	m := &h.r.meta
-	var err error
-	if m.output != nil {
-		if cerr := m.output.Close(); cerr != nil {
-			err = fmt.Errorf(`\o: writing %s: %v`, m.outputName, cerr)
-		}
-		m.output, m.outputName = nil, ""
-	}
-	if name == "" {
-		if err == nil {
-			fmt.Fprintln(h.r.out, "Results go to the terminal.")
-		}
+	if err := h.r.meta.output.set(name); err != nil {
 		return err
 	}
-	f, ferr := os.Create(name)
-	if ferr != nil {
-		return fmt.Errorf(`\o %s: %v`, name, unwrapPathError(ferr))
+	if name == "" {
+		fmt.Fprintln(h.r.out, "Results go to the terminal.")
+	} else {
+		fmt.Fprintf(h.r.out, "Results go to %s (\\o alone: back to the terminal).\n", name)
 	}
-	m.output, m.outputName = f, name
-	fmt.Fprintf(h.r.out, "Results go to %s (\\o alone: back to the terminal).\n", name)
-	return err
+	return nil
 }

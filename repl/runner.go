@@ -41,8 +41,8 @@ func (r *REPL) runSQLShowing(text string, show bool) error {
 	}
 	var pager *pagedOutput
 	r.sess.Out = r.out
-	if r.meta.output != nil {
-		r.sess.Out = r.meta.output
+	if w := r.meta.output.writer(); w != nil {
+		r.sess.Out = w
 		r.sess.Progress = r.progress
 	} else if r.set.Pager && r.cfg.Pager != "" {
 		rows, cols := r.term.Size()

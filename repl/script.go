@@ -73,8 +73,7 @@ type scriptRunner struct {
 	stdout, stderr io.Writer
 	set            settings
 	start          time.Time // the clock of the next statement's --timeout
-	output         *os.File  // \o FILE, nil for stdout
-	outputName     string
+	output         outputFile
 	files          []string // the files being run, outermost first (\i recursion)
 	quit           bool
 }
@@ -142,8 +141,8 @@ func (r *scriptRunner) runStatement(sql string) error {
 	r.set.applyTo(r.sess)
 	r.sess.Stats = r.set.Stats
 	r.sess.Out = r.stdout
-	if r.output != nil {
-		r.sess.Out = r.output
+	if w := r.output.writer(); w != nil {
+		r.sess.Out = w
 	}
 	began := time.Now()
 	start := r.start
@@ -224,24 +223,7 @@ func canonicalPath(name string) (string, error) {
 }
 
 // redirect sends results to a file (\o FILE), or back to stdout.
-func (r *scriptRunner) redirect(name string) error {
-	var err error
-	if r.output != nil {
-		if cerr := r.output.Close(); cerr != nil {
-			err = fmt.Errorf(`\o: writing %s: %v`, r.outputName, cerr)
-		}
-		r.output, r.outputName = nil, ""
-	}
-	if name == "" {
-		return err
-	}
-	f, ferr := os.Create(name)
-	if ferr != nil {
-		return fmt.Errorf(`\o %s: %v`, name, unwrapPathError(ferr))
-	}
-	r.output, r.outputName = f, name
-	return err
-}
+func (r *scriptRunner) redirect(name string) error { return r.output.set(name) }
 
 // unwrapPathError drops the "open NAME:" that os adds, the message names
 // the file already.

@@ -333,6 +333,11 @@ func TestScriptOutput(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, file %q, stderr %q", r.code, r.out, data, r.err)
 	}
 
+	r = c.runStdin("\\o |gzip > x.gz")
+	if want := "error: <stdin>:1: \\o |gzip > x.gz: sending results to a command is not supported; write them to a file and run the command on it\n"; r.code != 1 || r.err != want {
+		t.Errorf("exit %d\nstderr %q\nwant   %q", r.code, r.err, want)
+	}
+
 	r = c.runStdin("\\o " + filepath.Join(dir, "no", "such", "dir.csv"))
 	if r.code != 1 || !strings.HasPrefix(r.err, "error: <stdin>:1: \\o ") || !strings.Contains(r.err, "no such file or directory") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
