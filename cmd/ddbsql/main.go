@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/term"
@@ -30,8 +31,9 @@ func main() {
 
 // signalContext is cancelled by the first SIGINT or SIGTERM, with the
 // signal as its cause: a script's running statement stops, the rows it
-// read are printed, and the process exits 128+signal (130, 143). The REPL
-// runs its statements detached from it and handles signals itself.
+// read are printed, and the process exits 128+signal (130, 143); a second
+// signal ends a script at once. The REPL runs its statements detached from
+// it and handles signals itself.
 func signalContext() (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
@@ -42,6 +44,20 @@ func signalContext() (context.Context, func()) {
 		case s := <-sigs:
 			cancel(signalCause{s})
 		case <-done:
+			return
+		}
+		// A second signal while a script is still stopping: whatever holds
+		// it up, the user asked twice, so leave now.
+		for {
+			select {
+			case s := <-sigs:
+				if scriptMode.Load() {
+					fmt.Fprintf(os.Stderr, "error: %v again; exiting at once\n", signalCause{s})
+					os.Exit(signalCause{s}.exitCode())
+				}
+			case <-done:
+				return
+			}
 		}
 	}()
 	return ctx, func() {
@@ -50,6 +66,10 @@ func signalContext() (context.Context, func()) {
 		cancel(context.Canceled)
 	}
 }
+
+// scriptMode is set while -e, -f or stdin is read or run (not in the REPL,
+// which handles Ctrl-C per statement and never exits on it).
+var scriptMode atomic.Bool
 
 // signalCause is the cause of a context a signal cancelled.
 type signalCause struct{ sig os.Signal }

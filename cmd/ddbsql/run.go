@@ -76,6 +76,9 @@ func execute(ctx context.Context, args []string, io streams) (int, error) {
 		fmt.Fprintf(io.out, "ddbsql %s\n", version)
 		return exitOK, nil
 	}
+	if len(cfg.exprs)+len(cfg.files) > 0 || !io.interactive {
+		scriptMode.Store(true)
+	}
 	script, code, ok := readScript(ctx, cfg, io)
 	if !ok {
 		return code, nil
