@@ -18,6 +18,10 @@ var otherStatements = setOf(
 	"uninstall", "shutdown", "xa", "declare", "pragma", "vacuum", "copy",
 )
 
+// withHint says what works instead of a WITH: subqueries and derived
+// tables are not supported either, so it must not point there.
+const withHint = "run the inner SELECT on its own first and use its result in the outer one, or write the query as a JOIN"
+
 // kindError rejects a statement by its leading keyword at sig[i].
 func (s *stmt) kindError(i int) *Error {
 	w := s.word(i)
@@ -25,7 +29,7 @@ func (s *stmt) kindError(i int) *Error {
 	switch {
 	case w == "with":
 		return errAt(CodeUnsupported, at, "WITH (common table expressions) is not supported",
-			"write the subquery in FROM or WHERE instead")
+			withHint)
 	case writeStatements[w]:
 		return errAt(CodeUnsupported, at, "ddbsql is read-only: "+strings.ToUpper(w)+" is not supported", "")
 	case otherStatements[w]:
@@ -56,7 +60,7 @@ func checkSelectFeatures(src string, sig []token) *Error {
 			return errAt(CodeUnsupported, t.start, strings.ToUpper(w)+" is not supported", "run the SELECT statements one by one")
 		case w == "with" && (i == 0 || punct(i-1, "(")):
 			return errAt(CodeUnsupported, t.start, "WITH (common table expressions) is not supported",
-				"write the subquery in FROM or WHERE instead")
+				withHint)
 		case w == "over" && punct(i-1, ")") && (punct(i+1, "(") || i+1 < len(sig) && sig[i+1].kind == tkIdent):
 			return errAt(CodeUnsupported, t.start, "window functions (OVER …) are not supported",
 				"use GROUP BY, or compute the value client-side")

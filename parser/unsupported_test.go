@@ -1,6 +1,9 @@
 package parser
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestUnsupported(t *testing.T) {
 	tests := []errCase{
@@ -57,6 +60,30 @@ func TestFeatureWordsAsNames(t *testing.T) {
 	} {
 		if _, err := ParseOne(in); err != nil {
 			t.Errorf("%s\n%v", in, err)
+		}
+	}
+}
+
+// The WITH hint must not send people to subqueries or derived tables,
+// which are rejected too; it says what runs instead.
+func TestWithHintPointsToWhatWorks(t *testing.T) {
+	for _, input := range []string{
+		"WITH x AS (SELECT 1) SELECT * FROM x",
+		"SELECT * FROM t WHERE a IN (WITH x AS (SELECT 1) SELECT * FROM x)",
+	} {
+		_, err := Parse(input)
+		pe, ok := err.(*Error)
+		if !ok {
+			t.Fatalf("%s: got %v, want a parse error", input, err)
+		}
+		hint := strings.ToLower(pe.Hint)
+		for _, unsupported := range []string{"subquer", "derived", "in from", "in where"} {
+			if strings.Contains(hint, unsupported) {
+				t.Errorf("%s: hint %q points to %q, which is not supported either", input, pe.Hint, unsupported)
+			}
+		}
+		if !strings.Contains(hint, "join") || !strings.Contains(hint, "inner select") {
+			t.Errorf("%s: hint %q does not say what works (running the inner SELECT first, a JOIN)", input, pe.Hint)
 		}
 	}
 }

@@ -155,7 +155,7 @@ func TestCompleteKeywordCase(t *testing.T) {
 func TestCompleteMeta(t *testing.T) {
 	c := newTestCompleter()
 	cases := map[string][]string{
-		`\`:                {`\dt`, `\d`, `\di`, `\format`, `\x`, `\timing`, `\stats`, `\set`, `\pager`, `\refresh`, `\help`, `\q`},
+		`\`:                {`\dt`, `\d`, `\di`, `\format`, `\x`, `\timing`, `\stats`, `\set`, `\pager`, `\refresh`, `\i`, `\ir`, `\o`, `\e`, `\help`, `\q`},
 		`\f`:               {`\format`},
 		`\format `:         {"table", "csv", "tsv", "json", "ndjson", "markdown"},
 		`\format n`:        {"ndjson"},

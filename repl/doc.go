@@ -3,6 +3,14 @@
 // backslash meta-commands, Ctrl-C that cancels the running statement, and a
 // pager for results taller than the screen.
 //
+// It also runs scripts (-e, -f, piped stdin) for cmd/ddbsql: RunScripts
+// cuts a script into statements, meta-commands and lines meant for other
+// shells (.tables, quit), parses every statement first, and runs them in
+// order. The REPL and scripts share one implementation of the
+// meta-commands (runMetaCommand over a metaHost); they differ only where a
+// terminal matters (\e, \pager) and in that a script stops at its first
+// failure, located as file:line.
+//
 // Phase: front end. Statements go to exec/session one at a time; nothing
 // here plans or reads data itself.
 //

@@ -25,12 +25,16 @@ var metaHelp = []struct{ Usage, Text string }{
 	{`\set`, "show the settings"},
 	{`\pager [on|off]`, "page results taller than the screen through $PAGER"},
 	{`\refresh`, "forget cached table descriptions and the table list"},
+	{`\i FILE`, "run the statements and commands in FILE (relative to the current directory)"},
+	{`\ir FILE`, "the same, relative to the file being run"},
+	{`\o [FILE]`, "send results to FILE (created or emptied); \\o alone: back to stdout"},
+	{`\e`, "edit the last statement in $VISUAL or $EDITOR (else vi), then run it"},
 	{`\help`, "this list (also \\?)"},
 	{`\q`, "quit (also quit, exit, Ctrl-D)"},
 }
 
 // metaNames are the command names completion offers.
-var metaNames = []string{"dt", "d", "di", "format", "x", "timing", "stats", "set", "pager", "refresh", "help", "q"}
+var metaNames = []string{"dt", "d", "di", "format", "x", "timing", "stats", "set", "pager", "refresh", "i", "ir", "o", "e", "help", "q"}
 
 // isMetaLine reports whether a line is a meta-command (runs on Enter).
 func isMetaLine(line string) bool {
@@ -55,7 +59,7 @@ func parseMeta(line string) (metaCmd, error) {
 		return metaCmd{}, err
 	}
 	if len(fields) == 0 {
-		return metaCmd{}, fmt.Errorf(`empty meta-command; \help lists them`)
+		return metaCmd{}, fmt.Errorf(`empty meta-command; \? lists them`)
 	}
 	cmd := metaCmd{Name: strings.ToLower(fields[0]), Args: fields[1:]}
 	if cmd.Name == "?" {

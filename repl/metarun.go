@@ -3,78 +3,94 @@
 package repl
 
 import (
+	"errors"
 	"fmt"
-	"strings"
+	"io"
 )
 
-// runMeta runs a \command.
+// metaState is what the REPL's meta-commands keep between lines.
+type metaState struct {
+	last     string     // the last statement typed, for \e
+	output   outputFile // \o FILE
+	includes []string   // files \i is running, outermost first
+}
+
+// errShown is a failure the REPL has printed already.
+var errShown = errors.New("error shown")
+
+// runMeta runs a \command and prints its failure.
 func (r *REPL) runMeta(line string) {
-	cmd, err := parseMeta(line)
-	if err != nil {
+	err := runMetaLine(replHost{r}, line)
+	if err != nil && !errors.Is(err, errShown) && !errors.Is(err, errStopScript) {
+		r.out.endLine()
 		r.cfg.PrintError(r.err, err)
-		return
-	}
-	switch cmd.Name {
-	case "q", "quit":
-		r.quit = true
-	case "help", "h":
-		r.printHelp()
-	case "dt":
-		r.runSQL("SHOW TABLES")
-	case "d":
-		if len(cmd.Args) == 0 {
-			r.runSQL("SHOW TABLES")
-			return
-		}
-		if t, ok := r.oneTable(cmd); ok {
-			r.runSQL("DESCRIBE " + backtick(t))
-		}
-	case "di":
-		if t, ok := r.oneTable(cmd); ok {
-			r.runSQL("SHOW INDEXES FROM " + backtick(t))
-		}
-	case "refresh":
-		r.schema.Refresh()
-		fmt.Fprintln(r.out, "Table list and table descriptions will be read again.")
-	default:
-		msg, handled, err := r.set.apply(cmd)
-		switch {
-		case !handled:
-			r.cfg.PrintError(r.err, fmt.Errorf(`unknown command \%s; \help lists the commands`, cmd.Name))
-		case err != nil:
-			r.cfg.PrintError(r.err, err)
-		default:
-			fmt.Fprintln(r.out, msg)
-		}
 	}
 }
 
-// oneTable checks that a command got exactly one table name.
-func (r *REPL) oneTable(cmd metaCmd) (string, bool) {
-	if len(cmd.Args) != 1 {
-		r.cfg.PrintError(r.err, fmt.Errorf(`usage: \%s TABLE (quote names with blanks: "my table")`, cmd.Name))
-		return "", false
+// printHelp prints the \? text (also for help typed alone).
+func (r *REPL) printHelp() { io.WriteString(r.out, helpText()) }
+
+// replHost runs meta-commands in the REPL.
+type replHost struct{ r *REPL }
+
+func (h replHost) settings() *settings { return &h.r.set }
+func (h replHost) messages() io.Writer { return h.r.out }
+func (h replHost) listings() io.Writer { return h.r.out }
+func (h replHost) interactive() bool   { return true }
+func (h replHost) stop()               { h.r.quit = true }
+func (h replHost) stopping() bool      { return h.r.quit }
+func (h replHost) refresh()            { h.r.schema.Refresh() }
+func (h replHost) runningFile() string { return last(h.r.meta.includes) }
+func (h replHost) edit() error         { return h.r.edit() }
+
+// runStatement runs SQL for a command. Typed at the prompt, its failure
+// is printed at once, like a statement's; inside a file \i runs, it is
+// returned to be printed with the file's name and line.
+func (h replHost) runStatement(sql string) error {
+	r := h.r
+	inFile := len(r.meta.includes) > 0
+	if err := r.runSQLShowing(sql, !inFile); err != nil {
+		if inFile {
+			return err
+		}
+		return errShown
 	}
-	return cmd.Args[0], true
+	return nil
 }
 
-func backtick(name string) string { return "`" + strings.ReplaceAll(name, "`", "``") + "`" }
+// include runs a file as a script (\i): parsed first, then run item by
+// item, stopping at the first failure.
+func (h replHost) include(name string) error {
+	r := h.r
+	path, err := canonicalPath(name)
+	if err != nil {
+		return fmt.Errorf(`\i %s: %v`, name, err)
+	}
+	if err := checkInclude(r.meta.includes, name, path); err != nil {
+		return err
+	}
+	text, err := readScriptFile(name)
+	if err != nil {
+		return fmt.Errorf(`\i %s: %v`, name, err)
+	}
+	items, err := parseScript(text)
+	if err != nil {
+		return locate(err, name, lineOfParseError(err))
+	}
+	r.meta.includes = append(r.meta.includes, path)
+	defer func() { r.meta.includes = r.meta.includes[:len(r.meta.includes)-1] }()
+	return runItems(h, name, items)
+}
 
-func (r *REPL) printHelp() {
-	var b strings.Builder
-	b.WriteString("SQL statements end with ; and may span lines: SELECT, EXPLAIN SELECT, SHOW TABLES,\n")
-	b.WriteString("DESCRIBE t, SHOW INDEXES FROM t. Tab completes keywords, functions, tables,\n")
-	b.WriteString("attributes and indexes. Ctrl-C cancels a running statement or clears the line.\n\n")
-	width := 0
-	for _, h := range metaHelp {
-		if len(h.Usage) > width {
-			width = len(h.Usage)
-		}
+// redirect sends results to a file (\o FILE) or back to the terminal.
+func (h replHost) redirect(name string) error {
+	if err := h.r.meta.output.set(name); err != nil {
+		return err
 	}
-	for _, h := range metaHelp {
-		fmt.Fprintf(&b, "  %-*s  %s\n", width, h.Usage, h.Text)
+	if name == "" {
+		fmt.Fprintln(h.r.out, "Results go to the terminal.")
+	} else {
+		fmt.Fprintf(h.r.out, "Results go to %s (\\o alone: back to the terminal).\n", name)
 	}
-	b.WriteString("\nHistory is kept in $XDG_CONFIG_HOME/ddbsql/history or ~/.ddbsql_history\n")
-	b.WriteString("($DDBSQL_HISTORY names another file; set it empty to keep none).\n")
-	fmt.Fprint(r.out, b.String())
+	return nil
 }

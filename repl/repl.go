@@ -41,6 +41,7 @@ type REPL struct {
 	quit                   bool // \q, quit, exit
 	histWarned             bool
 	pager                  atomic.Pointer[pagedOutput]
+	meta                   metaState
 }
 
 // Run runs the REPL until \q, quit, exit, Ctrl-D or a double Ctrl-C, and
@@ -163,6 +164,10 @@ func (r *REPL) handle(line string) {
 		r.remember(trimmed)
 		r.runMeta(trimmed)
 		return
+	case r.acc.Empty() && foreignHint(trimmed) != "":
+		r.remember(trimmed)
+		fmt.Fprintf(r.err, "hint: %s\n", foreignHint(trimmed))
+		return
 	}
 	ch := r.acc.Add(line)
 	if ch.Source != "" {
@@ -171,6 +176,7 @@ func (r *REPL) handle(line string) {
 		}
 	}
 	for _, st := range ch.Statements {
+		r.meta.last = st
 		r.runSQL(st)
 	}
 }

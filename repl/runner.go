@@ -18,9 +18,13 @@ import (
 
 // runSQL runs one statement: in cooked mode (so Ctrl-C is a SIGINT), with
 // a context that Ctrl-C cancels, output through the pager when it is taller
-// than the screen, then "cancelled" or the error, statistics and timing on
-// stderr.
-func (r *REPL) runSQL(text string) {
+// than the screen (or to the \o file), then "cancelled" or the error,
+// statistics and timing on stderr.
+func (r *REPL) runSQL(text string) { _ = r.runSQLShowing(text, true) }
+
+// runSQLShowing is runSQL returning the failure; show false leaves
+// printing it to the caller (a file \i runs names its line).
+func (r *REPL) runSQLShowing(text string, show bool) error {
 	_ = r.term.Restore()
 	r.set.applyTo(r.sess)
 	ctx, stop := signal.NotifyContext(r.base, os.Interrupt)
@@ -37,7 +41,10 @@ func (r *REPL) runSQL(text string) {
 	}
 	var pager *pagedOutput
 	r.sess.Out = r.out
-	if r.set.Pager && r.cfg.Pager != "" {
+	if w := r.meta.output.writer(); w != nil {
+		r.sess.Out = w
+		r.sess.Progress = r.progress
+	} else if r.set.Pager && r.cfg.Pager != "" {
 		rows, cols := r.term.Size()
 		pager = newPagedOutput(r.out, rows, cols, r.cfg.Pager, r.pagerFailed)
 		r.pager.Store(pager)
@@ -66,18 +73,24 @@ func (r *REPL) runSQL(text string) {
 		}
 	}
 	stop()
-	r.report(err, cancelled, stats.String(), elapsed)
+	r.report(err, cancelled, show, stats.String(), elapsed)
+	if cancelled {
+		return errShown // "cancelled" is printed already, whoever asked
+	}
+	return err
 }
 
 // report prints what follows a statement, on stderr.
-func (r *REPL) report(err error, cancelled bool, stats string, elapsed time.Duration) {
+func (r *REPL) report(err error, cancelled, show bool, stats string, elapsed time.Duration) {
 	r.out.endLine()
 	switch {
 	case cancelled:
 		fmt.Fprintln(r.err, "cancelled")
 		io.WriteString(r.err, strings.ReplaceAll(stats, "before the error", "before it was cancelled"))
 	case err != nil:
-		r.cfg.PrintError(r.err, err)
+		if show {
+			r.cfg.PrintError(r.err, err)
+		}
 		if r.set.Stats != session.StatsOff {
 			io.WriteString(r.err, stats)
 		}
@@ -106,14 +119,4 @@ func (r *REPL) confirmScan(ctx context.Context, est planner.ScanEstimate) bool {
 	}
 	r.err.markLineStart() // the terminal echoed the answer and its newline
 	return isYes(answer)
-}
-
-// formatDuration prints an elapsed time like psql's \timing: milliseconds
-// with three decimals, and seconds past a second.
-func formatDuration(d time.Duration) string {
-	ms := float64(d.Microseconds()) / 1000
-	if d < time.Second {
-		return fmt.Sprintf("%.3f ms", ms)
-	}
-	return fmt.Sprintf("%.3f ms (%.3f s)", ms, d.Seconds())
 }

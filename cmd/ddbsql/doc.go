@@ -7,9 +7,11 @@
 // and --data) and a session, and maps outcomes to exit statuses.
 //
 // Invariants: exit status 0 on success, 1 when a statement fails, 2 for bad
-// usage; every failure is printed to stderr as "error: …" (with hint and
-// source lines below), never as a panic or stack trace; all scripts are
-// parsed before any statement runs.
+// usage, 128+signal when SIGINT or SIGTERM stopped a script; every failure
+// is printed to stderr as "error: …" (with hint and source lines below;
+// "error: report.sql:12: …" for a failure in a named script), never as a
+// panic or stack trace; all scripts are parsed before any statement runs
+// (a file run by \i when it is reached).
 //
 // The README is part of the contract: readme_test.go runs every statement of
 // its sql blocks and every demo command line of its sh blocks on --demo

@@ -221,5 +221,3 @@ func mustNum(t *testing.T, s string) value.Value {
 	}
 	return v
 }
-
-func itoa(i int) string { return big.NewInt(int64(i)).String() }

@@ -17,6 +17,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/repl"
 )
 
 // streams are the process's standard streams.
@@ -75,7 +76,10 @@ func execute(ctx context.Context, args []string, io streams) (int, error) {
 		fmt.Fprintf(io.out, "ddbsql %s\n", version)
 		return exitOK, nil
 	}
-	script, code, ok := readScript(cfg, io)
+	if len(cfg.exprs)+len(cfg.files) > 0 || !io.interactive {
+		scriptMode.Store(true)
+	}
+	script, code, ok := readScript(ctx, cfg, io)
 	if !ok {
 		return code, nil
 	}
@@ -89,43 +93,52 @@ func execute(ctx context.Context, args []string, io streams) (int, error) {
 		}
 		return runREPL(ctx, io, sess, cfg), nil
 	}
-	if err := sess.RunScripts(ctx, script); err != nil {
+	err = repl.RunScripts(ctx, repl.ScriptConfig{Session: sess, Out: io.out, Err: io.err}, script)
+	if code, interrupted := signalExit(ctx); interrupted {
+		return code, err
+	}
+	if err != nil {
 		return exitError, err
 	}
 	return exitOK, nil
 }
 
-// readScript gathers the scripts from -e, -f and piped stdin, in that order.
-func readScript(cfg *config, io streams) ([]string, int, bool) {
-	var parts []string
-	parts = append(parts, cfg.exprs...)
+// readScript gathers the scripts from -e, -f and piped stdin, in that
+// order. Errors name their place psql style (report.sql:12:, <stdin>:3:);
+// a single -e keeps plain messages, several are told apart as -e #1, -e #2.
+func readScript(ctx context.Context, cfg *config, io streams) ([]repl.Script, int, bool) {
+	var parts []repl.Script
+	for i, e := range cfg.exprs {
+		name := ""
+		if len(cfg.exprs) > 1 {
+			name = fmt.Sprintf("-e #%d", i+1)
+		}
+		parts = append(parts, repl.Script{Name: name, Text: e})
+	}
 	for _, f := range cfg.files {
 		data, err := readFile(f)
 		if err != nil {
 			fmt.Fprintf(io.err, "error: cannot read -f %s: %v\n", f, err)
 			return nil, exitUsage, false
 		}
-		parts = append(parts, data)
+		parts = append(parts, repl.Script{Name: f, Path: f, Text: data})
 	}
 	if len(parts) == 0 {
 		if io.interactive {
 			return nil, exitOK, true // no script: run the REPL
 		}
-		data, err := readAll(io.in)
+		data, err := readStdin(ctx, io.in)
 		if err != nil {
+			if code, interrupted := signalExit(ctx); interrupted {
+				return nil, code, false
+			}
 			fmt.Fprintf(io.err, "error: cannot read stdin: %v\n", err)
 			return nil, exitUsage, false
 		}
-		parts = append(parts, data)
+		parts = append(parts, repl.Script{Name: "<stdin>", Text: data})
 	}
 	return parts, exitOK, true
 }
-
-// maxScriptBytes bounds a script read from -f or stdin: -f /dev/zero, or a
-// pipe that never ends, must not grow until the process runs out of memory.
-const maxScriptBytes = 64 << 20
-
-var errScriptTooLarge = fmt.Errorf("the script is larger than %d MB; split it into several files", maxScriptBytes>>20)
 
 func readFile(name string) (string, error) {
 	f, err := os.Open(name)
@@ -133,18 +146,28 @@ func readFile(name string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	return readAll(f)
+	return repl.ReadScript(f)
 }
 
-func readAll(r io.Reader) (string, error) {
-	if r == nil {
-		return "", nil
+// readStdin reads the script on stdin; a signal while it waits (a pipe
+// that is still open, a terminal on stdin with stdout redirected) ends the
+// wait instead of being held until the end of input.
+func readStdin(ctx context.Context, in io.Reader) (string, error) {
+	type result struct {
+		text string
+		err  error
 	}
-	b, err := io.ReadAll(io.LimitReader(r, maxScriptBytes+1))
-	if err == nil && len(b) > maxScriptBytes {
-		err = errScriptTooLarge
+	done := make(chan result, 1)
+	go func() {
+		text, err := repl.ReadScript(in)
+		done <- result{text, err}
+	}()
+	select {
+	case r := <-done:
+		return r.text, r.err
+	case <-ctx.Done():
+		return "", context.Cause(ctx)
 	}
-	return string(b), err
 }
 
 func connect(ctx context.Context, cfg *config, io streams) (*session.Session, error) {
@@ -186,10 +209,17 @@ func connect(ctx context.Context, cfg *config, io streams) (*session.Session, er
 // printError writes an error as "error: …" with any further lines (source
 // excerpt, caret, hint) below it.
 func printError(w io.Writer, err error) {
+	where := ""
+	var located *repl.ScriptError
+	if errors.As(err, &located) {
+		where = fmt.Sprintf("%s:%d: ", located.Name, located.Line)
+		err = located.Err
+	}
 	msg, hint := err.Error(), ""
 	var pe *planner.Error
 	var ee *exec.Error
 	var se *parser.Error
+	var he repl.Hinted
 	switch {
 	case errors.As(err, &pe):
 		msg, hint = pe.Msg, pe.Hint
@@ -197,8 +227,14 @@ func printError(w io.Writer, err error) {
 		msg, hint = ee.Msg, ee.Hint
 	case errors.As(err, &se):
 		msg = se.Error()
+		if where != "" {
+			// The location names the line already.
+			msg = strings.Replace(msg, fmt.Sprintf(" at line %d, column %d:", se.Line, se.Column), fmt.Sprintf(" at column %d:", se.Column), 1)
+		}
+	case errors.As(err, &he):
+		msg, hint = he.Error(), he.Hint()
 	}
-	msg, hint = printable(msg), printable(hint)
+	msg, hint = printable(where+msg), printable(hint)
 	lines := strings.Split(strings.TrimRight(msg, "\n"), "\n")
 	fmt.Fprintf(w, "error: %s\n", lines[0])
 	for _, l := range lines[1:] {

@@ -118,7 +118,7 @@ func TestCommandLineSurface(t *testing.T) {
 		// Scripts.
 		{name: "missing -f", args: []string{"--demo", "-f", filepath.Join(dir, "none.sql")}, code: 2, want: "cannot read -f"},
 		{name: "a directory as -f", args: []string{"--demo", "-f", dir}, code: 2, want: "is a directory"},
-		{name: "binary garbage on stdin", stdin: string(garbage), args: []string{"--demo"}, code: 1, want: "syntax error at line "},
+		{name: "binary garbage on stdin", stdin: string(garbage), args: []string{"--demo"}, code: 1, want: "error: <stdin>:1: syntax error at column "},
 		{name: "an empty script", args: []string{"--demo", "-f", empty}},
 		{name: "empty stdin", args: []string{"--demo"}},
 		{name: "a script of comments", args: []string{"--demo", "-f", comments}},

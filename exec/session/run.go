@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -126,9 +127,17 @@ func (s *Session) explainFailure(err error, stats *exec.Stats) error {
 	return &out
 }
 
+// ErrInterrupted is what the cause of the caller's context matches
+// (errors.Is) when the user interrupted the statement (a signal while a
+// script runs): the rows already read are written out instead of dropped,
+// and the failure says so.
+var ErrInterrupted = errors.New("interrupted")
+
 // stream pulls every batch into the writer. On failure the writer is not
 // ended: buffered formats (table, markdown) print nothing, and a JSON array
 // stays unterminated, so no partial result can pass for a complete one.
+// An interruption is the exception: the user asked to stop and sees what
+// was read (a table of those rows), with an error that says it is partial.
 func (s *Session) stream(ctx context.Context, op exec.Operator, w format.Writer, h format.Header, stats *exec.Stats) error {
 	defer op.Close()
 	if err := w.Begin(h); err != nil {
@@ -140,16 +149,30 @@ func (s *Session) stream(ctx context.Context, op exec.Operator, w format.Writer,
 			break
 		}
 		if err != nil {
-			return err
+			return interrupted(ctx, err, w)
 		}
 		stats.AddRows(b.NumRows())
 		err = w.WriteBatch(b)
 		b.Release()
 		if err != nil {
-			return err
+			return interrupted(ctx, err, w)
 		}
 	}
 	return w.End()
+}
+
+// interrupted flushes the rows written so far when the user interrupted
+// the statement, and names the interruption in the error.
+func interrupted(ctx context.Context, err error, w format.Writer) error {
+	cause := context.Cause(ctx)
+	if !errors.Is(cause, ErrInterrupted) {
+		return err
+	}
+	if ferr := w.End(); ferr != nil {
+		return ferr
+	}
+	// explainFailure adds how far the statement got.
+	return &exec.Error{Code: exec.CodeCancelled, Err: err, Msg: cause.Error()}
 }
 
 func (s *Session) runExplain(ctx context.Context, e *parser.Explain) error {
@@ -246,4 +269,23 @@ func (s *Session) report(stats *exec.Stats, runErr error) {
 	case StatsJSON:
 		fmt.Fprintln(s.Err, FormatStatsJSON(stats.Snapshot(), s.ReadPrice))
 	}
+}
+
+// RunFrom parses text, then runs its statements in order and stops at the
+// first failure, like RunScript, with the first statement's --timeout
+// clock started at start (when the caller began reading the script).
+func (s *Session) RunFrom(ctx context.Context, text string, start time.Time) error {
+	stmts, err := parser.Parse(text)
+	if err != nil {
+		return err
+	}
+	for i, st := range stmts {
+		if i > 0 {
+			start = time.Now()
+		}
+		if err := s.run(ctx, st, start); err != nil {
+			return err
+		}
+	}
+	return nil
 }
