@@ -372,6 +372,9 @@ func sortedPlaceholders[V any](m map[string]V) []string {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool {
+		if keys[i] == "" || keys[j] == "" {
+			return keys[i] < keys[j]
+		}
 		a, errA := strconv.Atoi(keys[i][1:])
 		b, errB := strconv.Atoi(keys[j][1:])
 		if errA == nil && errB == nil {
