@@ -61,6 +61,20 @@ func (a *Analysis) Line(n planner.Node) (string, bool) {
 	return line, true
 }
 
+// Figures is what node n did, for EXPLAIN ANALYZE in JSON; a node that
+// never ran reports Ran false.
+func (a *Analysis) Figures(n planner.Node) (planner.ActualFigures, bool) {
+	a.mu.Lock()
+	na, ok := a.nodes[n]
+	a.mu.Unlock()
+	if !ok {
+		return planner.ActualFigures{}, true
+	}
+	s := na.stats.Snapshot()
+	return planner.ActualFigures{Ran: true, Rows: na.rows, Time: na.time, Requests: s.Requests, Pages: s.Pages,
+		ItemsRead: s.ItemsRead, ItemsReturned: s.ItemsReturned, RCU: s.RCU}, true
+}
+
 func roundDuration(d time.Duration) time.Duration {
 	switch {
 	case d > time.Second:

@@ -47,7 +47,7 @@ func ExplainJSON(p *Plan, opts JSONOptions) ([]byte, error) {
 	w := jsonWriter{actual: opts.Actual}
 	root, err := w.node(p.Root)
 	if err != nil {
-		return nil, err
+		return nil, errorf(CodeInvalid, "cannot render the plan as JSON: %v", err)
 	}
 	notes := append(append([]string{}, opts.Notes...), p.Notes...)
 	doc := object{{"version", ExplainJSONVersion}, {"notes", notes}, {"plan", root},
