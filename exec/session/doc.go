@@ -6,7 +6,10 @@
 // script is parsed completely before anything runs, so a syntax error late in
 // a file sends no request; statements run in order and the first failure
 // stops the script; EXPLAIN never sends a read (only DescribeTable and
-// ListTables); errors come back typed from the phase that failed; a plan's
+// ListTables), and with the json and ndjson formats prints one JSON
+// document instead of the tree; DESCRIBE asks DescribeTable afresh plus
+// DescribeTimeToLive and DescribeContinuousBackups, and a setting the
+// endpoint does not answer is shown as unknown, saying why; errors come back typed from the phase that failed; a plan's
 // notes are written (to Notes, else Err) before its first row. A panic while
 // a statement runs, on its goroutine, a worker's or the progress line's, is
 // the statement's internal error (exec.PanicError), never a crash; with
