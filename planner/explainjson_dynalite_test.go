@@ -56,6 +56,8 @@ func TestExplainJSONRequestsAsSent(t *testing.T) {
 		{sql: "SELECT c.name, p.name, p.price FROM {customers} c JOIN {products} p ON c.favoriteSku = p.sku WHERE c.id = 'c_0001'"},
 		{sql: "SELECT c.id, u.SK, u.total FROM {customers} c LEFT JOIN {users} u ON u.PK = c.status WHERE c.id = 'c_0001' AND begins_with(u.SK, 'ORDER#')"},
 		{sql: "SELECT c.id, p.sku FROM {customers} c JOIN {products} p ON p.category = c.tier WHERE c.id IN ('c_0001', 'c_0002')"},
+		{sql: "SELECT c.id, a.title, a.status FROM {customers} c JOIN {app} a ON a.owner = c.id WHERE c.id = 'c_0001'"},
+		{sql: "SELECT c.id, p.sku FROM {customers} c JOIN {products} p ON c.name = p.name WHERE c.id = 'c_0001'", opts: planner.Options{AllowScan: true}},
 	}
 	sent := 0
 	for _, tc := range cases {
