@@ -7,10 +7,10 @@ import (
 // scanOnlyNote is EXPLAIN's remark on a plan that needs --allow-scan to run.
 const scanOnlyNote = "this plan reads a whole table or index with Scan; it runs only with --allow-scan"
 
-// explainsJSON reports whether EXPLAIN prints its JSON document: with the
-// json and ndjson formats, whose users read results as JSON. Every other
-// format prints the text tree.
-func (s *Session) explainsJSON() bool { return s.Format == "json" || s.Format == "ndjson" }
+// jsonDocuments reports whether EXPLAIN and DESCRIBE print one JSON
+// document: with the json and ndjson formats, whose users read results as
+// JSON. Every other format prints the text tree (EXPLAIN) or rows (DESCRIBE).
+func (s *Session) jsonDocuments() bool { return s.Format == "json" || s.Format == "ndjson" }
 
 // writeExplainJSON prints the plan as one JSON document: indented for json,
 // on one line for ndjson.

@@ -67,7 +67,7 @@ func (s *Session) describe(ctx context.Context, name string) error {
 	if err != nil {
 		return exec.DynamoError("DESCRIBE "+name, err)
 	}
-	if s.explainsJSON() {
+	if s.jsonDocuments() {
 		return s.writeDescribeJSON(t, out.Table, settings)
 	}
 	b := columnar.NewRowBuilder(s.Mem, describeColumns)

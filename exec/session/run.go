@@ -170,7 +170,7 @@ func (s *Session) runExplain(ctx context.Context, e *parser.Explain) error {
 	if !s.Options.AllowScan && planner.NeedsScan(p) {
 		notes = append(notes, scanOnlyNote)
 	}
-	if s.explainsJSON() {
+	if s.jsonDocuments() {
 		return s.writeExplainJSON(p, planner.JSONOptions{Notes: notes})
 	}
 	text := planner.Explain(p)
@@ -207,7 +207,7 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 		s.report(stats, err)
 		return s.explainFailure(err, stats)
 	}
-	if s.explainsJSON() {
+	if s.jsonDocuments() {
 		err = s.writeExplainJSON(p, planner.JSONOptions{Actual: env.Analysis.Figures,
 			ActualTotal: json.RawMessage(FormatStatsJSON(stats.Snapshot(), s.ReadPrice))})
 		s.report(stats, err)
