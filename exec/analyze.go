@@ -50,6 +50,11 @@ func (a *Analysis) Line(n planner.Node) (string, bool) {
 		return "never ran", true
 	}
 	line := fmt.Sprintf("%s, %s", count(na.rows, "row"), roundDuration(na.time))
+	if na.rows == 0 && na.time == 0 {
+		// Not an operator: a read that is part of one (a lookup's fetch),
+		// whose rows are its operator's.
+		line = "rows counted by the join"
+	}
 	s := na.stats.Snapshot()
 	if total := s.TotalRequests(); total > 0 {
 		line += "; " + count(int64(total), "request")

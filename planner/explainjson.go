@@ -182,7 +182,7 @@ func (w *jsonWriter) fields(o *object, n Node) error {
 	case *Fetch:
 		return fetchJSON(o, t)
 	case *LookupJoin:
-		return lookupJSON(o, t)
+		return w.lookupJSON(o, t)
 	case *Union:
 		o.add("table", t.Table)
 		o.add("key_attributes", t.KeyAttrs)
@@ -356,7 +356,7 @@ func fetchRequest(f *Fetch) (object, error) {
 			{"with", strings.Join(f.KeyAttrs, ", ") + " of each distinct input row, at most 100 keys per request, in input order; UnprocessedKeys retried with backoff"}}}}, nil
 }
 
-func lookupJSON(o *object, t *LookupJoin) error {
+func (w *jsonWriter) lookupJSON(o *object, t *LookupJoin) error {
 	o.add("table", t.Table)
 	o.add("index", t.Index)
 	o.add("operation", string(t.Op))
@@ -405,9 +405,17 @@ func lookupJSON(o *object, t *LookupJoin) error {
 		if err != nil {
 			return err
 		}
-		o.add("fetch", object{{"table", t.Fetch.Table}, {"operation", string(OpBatchGetItem)},
+		fetch := object{{"table", t.Fetch.Table}, {"operation", string(OpBatchGetItem)},
 			{"reason", "the index does not project every attribute the statement needs"},
-			{"estimate", estimateJSON(t.Fetch.Estimate, false)}, {"requests", []any{freq}}})
+			{"estimate", estimateJSON(t.Fetch.Estimate, false)}, {"requests", []any{freq}}}
+		if w.actual != nil {
+			// The fetch is no node of the tree: its rows are the join's,
+			// only its requests are its own.
+			if a, ok := w.actual(t.Fetch); ok {
+				fetch = append(fetch, field{"actual", requestsActualJSON(a)})
+			}
+		}
+		o.add("fetch", fetch)
 	}
 	return nil
 }
@@ -450,6 +458,20 @@ func estimateJSON(e Estimate, total bool) object {
 		o.add("limit_bound", object{{"items", items}, {"rcu", rcu}})
 	}
 	return append(o, field{"text", text})
+}
+
+// requestsActualJSON is the request figures of an actual, for a read that
+// is part of a node (a lookup's fetch).
+func requestsActualJSON(a ActualFigures) object {
+	total := 0
+	for _, n := range a.Requests {
+		total += n
+	}
+	if a.Requests == nil {
+		a.Requests = map[string]int{}
+	}
+	return object{{"requests", total}, {"by_operation", a.Requests}, {"pages", a.Pages},
+		{"items_read", a.ItemsRead}, {"items_returned", a.ItemsReturned}, {"consumed_rcu", a.RCU}}
 }
 
 func actualJSON(a ActualFigures) object {

@@ -1,12 +1,76 @@
 package session_test
 
 import (
+	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
+	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/exec/session"
 )
+
+// ownersDB holds the app fixture and the table owners (id, handle) whose
+// handles own app's documents: a join from owners looks app up by GSI
+// ByOwner, which does not project status, so each lookup is followed by a
+// fetch of the full items.
+func ownersDB(t *testing.T) *memdb.DB {
+	t.Helper()
+	ctx := context.Background()
+	db := memdb.New()
+	if err := fixtures.Load(ctx, db, "", fixtures.App()); err != nil {
+		t.Fatal(err)
+	}
+	_, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("owners"), BillingMode: types.BillingModePayPerRequest,
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, handle := range map[string]string{"o1": "u_alice", "o2": "u_bob"} {
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("owners"), Item: map[string]types.AttributeValue{
+			"id": &types.AttributeValueMemberS{Value: id}, "handle": &types.AttributeValueMemberS{Value: handle}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+const ownersJoin = "SELECT o.id, a.title, a.status FROM owners o JOIN app a ON a.owner = o.handle WHERE o.id IN ('o1', 'o2')"
+
+// TestExplainAnalyzeLookupFetch: a lookup's fetch is no node of the plan
+// tree, yet its requests are counted: the text EXPLAIN ANALYZE gives it a
+// "fetch actual:" line and the JSON one an actual in "fetch", and with
+// them the figures add up to the statement's.
+func TestExplainAnalyzeLookupFetch(t *testing.T) {
+	db := ownersDB(t)
+	plain := mustRun(t, db, nil, ownersJoin).Stats
+	if plain.Rows == 0 || plain.ByOperation["BatchGetItem"] == 0 {
+		t.Fatalf("the join should return rows and fetch them: %+v", *plain)
+	}
+	r := mustRun(t, db, nil, "EXPLAIN ANALYZE "+ownersJoin)
+	if !strings.Contains(r.Out, "fetch actual: rows counted by the join; 1 request, ") {
+		t.Errorf("no fetch actual line:\n%s", r.Out)
+	}
+	var reqs int
+	var read int64
+	var rcu float64
+	for _, m := range actualRE.FindAllStringSubmatch(r.Out, -1) {
+		n, _ := strconv.Atoi(m[1])
+		i, _ := strconv.ParseInt(m[3], 10, 64)
+		u, _ := strconv.ParseFloat(m[5], 64)
+		reqs, read, rcu = reqs+n, read+i, rcu+u
+	}
+	if st := r.Stats; reqs != st.Requests || read != st.ItemsRead || !near(rcu, st.RCU) {
+		t.Errorf("actual lines add up to %d requests, %d items read, %v RCU; stats say %+v\n%s", reqs, read, rcu, *st, r.Out)
+	}
+}
 
 // explainDoc is the part of EXPLAIN's JSON document these tests read.
 type explainDoc struct {
@@ -132,13 +196,20 @@ func TestExplainAnalyzeJSON(t *testing.T) {
 		"SELECT a.SK, c.name FROM app a JOIN customers c ON a.owner = c.id WHERE a.PK = 'WS#acme'",
 		"SELECT SK FROM app WHERE PK = 'WS#acme' LIMIT 1",
 	}
-	for _, sql := range stmts {
+
+	owners := ownersDB(t)
+	for _, sql := range append(stmts, ownersJoin) {
+		db := db
+		if sql == ownersJoin {
+			db = owners
+		}
 		plain := mustRun(t, db, allowScan, sql).Stats
 		r := mustRun(t, db, withFormat("json", allowScan), "EXPLAIN ANALYZE "+sql)
 		doc := decodeExplain(t, sql, r.Out)
 		var reqs, pages int
 		var read int64
 		var rcu float64
+		fetches := 0
 		var walk func(n explainNode)
 		walk = func(n explainNode) {
 			if n.Actual == nil {
@@ -146,11 +217,22 @@ func TestExplainAnalyzeJSON(t *testing.T) {
 				return
 			}
 			reqs, pages, read, rcu = reqs+n.Actual.Requests, pages+n.Actual.Pages, read+n.Actual.ItemsRead, rcu+n.Actual.RCU
+			if f := n.Fetch; f != nil {
+				if f.Actual == nil {
+					t.Errorf("%s: the lookup's fetch has no actual", sql)
+				} else {
+					reqs, pages, read, rcu = reqs+f.Actual.Requests, pages+f.Actual.Pages, read+f.Actual.ItemsRead, rcu+f.Actual.RCU
+					fetches++
+				}
+			}
 			for _, c := range n.Children {
 				walk(c)
 			}
 		}
 		walk(doc.Plan)
+		if sql == ownersJoin && fetches != 1 {
+			t.Errorf("%s: want the lookup's fetch with its actuals, found %d", sql, fetches)
+		}
 		st := r.Stats
 		if reqs != st.Requests || pages != st.Pages || read != st.ItemsRead || !near(rcu, st.RCU) {
 			t.Errorf("%s: actuals add up to %d requests, %d pages, %d items read, %v RCU; stats say %+v\n%s", sql, reqs, pages, read, rcu, *st, r.Out)
