@@ -221,7 +221,6 @@ func (w *jsonWriter) fields(o *object, n Node) error {
 		o.add("group_by", groups)
 	case *Project:
 		projectJSON(o, t)
-	case *Distinct:
 	case *Sort:
 		var keys []any
 		for _, k := range t.Keys {
@@ -238,7 +237,6 @@ func (w *jsonWriter) fields(o *object, n Node) error {
 		if t.Offset > 0 {
 			o.add("offset", t.Offset)
 		}
-	case *OneRow:
 	}
 	return nil
 }
@@ -295,40 +293,29 @@ func accessJSON(o *object, a *Access) error {
 		o.add("segments", len(a.Scans))
 	}
 	o.add("estimate", estimateJSON(a.Estimate, false))
+	var inputs []any
+	for _, g := range a.Gets {
+		inputs = append(inputs, g)
+	}
+	for _, b := range a.Batches {
+		inputs = append(inputs, b)
+	}
+	for _, q := range a.Queries {
+		inputs = append(inputs, q)
+	}
+	for _, sc := range a.Scans {
+		inputs = append(inputs, sc)
+	}
 	var reqs []any
-	add := func(in any) error {
+	for _, in := range inputs {
 		body, err := requestJSON(in)
 		if err != nil {
 			return err
 		}
 		reqs = append(reqs, object{{"operation", string(a.Op)}, {"input", body}})
-		return nil
-	}
-	var err error
-	for _, g := range a.Gets {
-		err = firstErr(err, add(g))
-	}
-	for _, b := range a.Batches {
-		err = firstErr(err, add(b))
-	}
-	for _, q := range a.Queries {
-		err = firstErr(err, add(q))
-	}
-	for _, s := range a.Scans {
-		err = firstErr(err, add(s))
-	}
-	if err != nil {
-		return err
 	}
 	o.add("requests", reqs)
 	return nil
-}
-
-func firstErr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
 }
 
 func fetchJSON(o *object, f *Fetch) error {
