@@ -50,6 +50,11 @@ func (a *Analysis) Line(n planner.Node) (string, bool) {
 		return "never ran", true
 	}
 	line := fmt.Sprintf("%s, %s", count(na.rows, "row"), roundDuration(na.time))
+	if na.rows == 0 && na.time == 0 {
+		// Not an operator: a read that is part of one (a lookup's fetch),
+		// whose rows are its operator's.
+		line = "rows counted by the join"
+	}
 	s := na.stats.Snapshot()
 	if total := s.TotalRequests(); total > 0 {
 		line += "; " + count(int64(total), "request")
@@ -59,6 +64,20 @@ func (a *Analysis) Line(n planner.Node) (string, bool) {
 		line += fmt.Sprintf(", %s read, %d returned, %s RCU", count(s.ItemsRead, "item"), s.ItemsReturned, planner.FormatRCU(s.RCU))
 	}
 	return line, true
+}
+
+// Figures is what node n did, for EXPLAIN ANALYZE in JSON; a node that
+// never ran reports Ran false.
+func (a *Analysis) Figures(n planner.Node) (planner.ActualFigures, bool) {
+	a.mu.Lock()
+	na, ok := a.nodes[n]
+	a.mu.Unlock()
+	if !ok {
+		return planner.ActualFigures{}, true
+	}
+	s := na.stats.Snapshot()
+	return planner.ActualFigures{Ran: true, Rows: na.rows, Time: na.time, Requests: s.Requests, Pages: s.Pages,
+		ItemsRead: s.ItemsRead, ItemsReturned: s.ItemsReturned, RCU: s.RCU}, true
 }
 
 func roundDuration(d time.Duration) time.Duration {

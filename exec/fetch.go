@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/value"
@@ -68,14 +66,7 @@ func fetchItems(ctx context.Context, env *Env, node *planner.Fetch, items []valu
 	var out []value.Value
 	for start := 0; start < len(keys); start += 100 {
 		chunk := keys[start:min(start+100, len(keys))]
-		ka := types.KeysAndAttributes{Keys: chunk, ProjectionExpression: node.Projection, ExpressionAttributeNames: node.Names}
-		if node.Consistent {
-			ka.ConsistentRead = aws.Bool(true)
-		}
-		found, err := batchGet(ctx, env, node, &dynamodb.BatchGetItemInput{
-			RequestItems:           map[string]types.KeysAndAttributes{node.Table: ka},
-			ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
-		})
+		found, err := batchGet(ctx, env, node, node.Request(chunk))
 		if err != nil {
 			return nil, err
 		}

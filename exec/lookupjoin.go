@@ -6,7 +6,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/eval"
 	"github.com/ddbsql/ddbsql/exec/value"
@@ -184,19 +183,7 @@ func (op *lookupJoinOp) resolve(ctx context.Context, fresh map[string]value.Valu
 func (op *lookupJoinOp) batchLookup(ctx context.Context, vals []value.Value) ([]value.Value, error) {
 	var reqs []*dynamodb.BatchGetItemInput
 	for start := 0; start < len(vals); start += 100 {
-		ka := *op.node.Batch
-		ka.Keys = nil
-		for _, v := range vals[start:min(start+100, len(vals))] {
-			key := map[string]types.AttributeValue{op.node.Attr: v.AttributeValue()}
-			for k, fv := range op.node.FixedKey {
-				key[k] = fv.AttributeValue()
-			}
-			ka.Keys = append(ka.Keys, key)
-		}
-		reqs = append(reqs, &dynamodb.BatchGetItemInput{
-			RequestItems:           map[string]types.KeysAndAttributes{op.node.Table: ka},
-			ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
-		})
+		reqs = append(reqs, op.node.BatchRequest(vals[start:min(start+100, len(vals))]))
 	}
 	return parallel(ctx, op.env, len(reqs), func(ctx context.Context, i int) ([]value.Value, error) {
 		return batchGet(ctx, op.env, op.node, reqs[i])
@@ -205,13 +192,7 @@ func (op *lookupJoinOp) batchLookup(ctx context.Context, vals []value.Value) ([]
 
 func (op *lookupJoinOp) queryLookup(ctx context.Context, vals []value.Value) ([]value.Value, error) {
 	return parallel(ctx, op.env, len(vals), func(ctx context.Context, i int) ([]value.Value, error) {
-		in := *op.node.Query
-		in.ExpressionAttributeValues = make(map[string]types.AttributeValue, len(op.node.Query.ExpressionAttributeValues))
-		for k, v := range op.node.Query.ExpressionAttributeValues {
-			in.ExpressionAttributeValues[k] = v
-		}
-		in.ExpressionAttributeValues[op.node.ValuePlaceholder] = vals[i].AttributeValue()
-		p := &pager{env: op.env, node: op.node, query: &in}
+		p := &pager{env: op.env, node: op.node, query: op.node.QueryFor(vals[i])}
 		var items []value.Value
 		for {
 			pg, err := p.next(ctx)

@@ -1,7 +1,9 @@
 // Package planner compiles a parsed statement and the catalog into a plan
 // tree: which DynamoDB requests to send (GetItem, BatchGetItem, Query on the
 // table or an index, Scan only when allowed) and which operators run on the
-// client above them. It also renders EXPLAIN.
+// client above them. It also renders EXPLAIN, as a text tree and as a JSON
+// document (explainjson.go) whose requests are the plan's SDK inputs,
+// rendered field by field (explaininput.go), never re-typed.
 //
 // Phase: plan. The planner is pure: it calls nothing but the Catalog
 // (DescribeTable/ListTables, cached by the caller) and never sends a read.

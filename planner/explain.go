@@ -56,6 +56,13 @@ func (w *explainWriter) node(n Node, prefix, childPrefix string) {
 		if line, ok := w.actual(n); ok {
 			details = append([]string{"actual: " + line}, details...)
 		}
+		// A lookup's fetch is no node of the tree: its requests have a line
+		// of their own, so the actual lines add up to the statement's.
+		if lj, ok := n.(*LookupJoin); ok && lj.Fetch != nil {
+			if line, ok := w.actual(lj.Fetch); ok {
+				details = append(details, "fetch actual: "+line)
+			}
+		}
 	}
 	w.sb.WriteString(prefix + title + "\n")
 	inputs := n.Inputs()
@@ -372,6 +379,9 @@ func sortedPlaceholders[V any](m map[string]V) []string {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool {
+		if keys[i] == "" || keys[j] == "" {
+			return keys[i] < keys[j]
+		}
 		a, errA := strconv.Atoi(keys[i][1:])
 		b, errB := strconv.Atoi(keys[j][1:])
 		if errA == nil && errB == nil {

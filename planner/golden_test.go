@@ -157,6 +157,8 @@ func TestPlans(t *testing.T) {
 			case "plan", "error":
 			case "same":
 				return samePlanText(t, sc, d, opts)
+			case "json":
+				return planJSON(t, sc, d.Input, opts)
 			default:
 				t.Fatalf("unknown command %q", d.Cmd)
 			}

@@ -50,6 +50,7 @@ func TestREPLOnTerminal(t *testing.T) {
 	t.Run("sigterm and sighup restore the terminal", e.testSignals)
 	t.Run("double ctrl-c quits", e.testDoubleCtrlC)
 	t.Run("meta-commands", e.testMeta)
+	t.Run("EXPLAIN in JSON after \\format json", e.testExplainJSON)
 	t.Run("scan asks first", e.testScanQuestion)
 	t.Run("pager for tall results", e.testPager)
 	t.Run("piped stdin runs as a script", e.testPipedStdin)

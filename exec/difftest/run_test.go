@@ -60,10 +60,14 @@ func (r *ddbRunner) run(ctx context.Context, sqlText string, allowScan bool) ([]
 	return rows, err
 }
 
-// explain returns ddbsql's EXPLAIN text for a statement ("" on error).
+// explain returns ddbsql's EXPLAIN text for a statement ("" on error):
+// the tree, which EXPLAIN prints in every format but json and ndjson.
 func (r *ddbRunner) explain(ctx context.Context, sqlText string, allowScan bool) string {
 	r.out.Reset()
 	r.s.Options.AllowScan = allowScan
+	format := r.s.Format
+	r.s.Format = "csv"
+	defer func() { r.s.Format = format }()
 	if err := r.s.RunScript(ctx, "EXPLAIN "+sqlText); err != nil {
 		return ""
 	}

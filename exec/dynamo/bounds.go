@@ -17,7 +17,8 @@ import (
 // Every request a Connect client sends is bounded per attempt, with or
 // without a statement --timeout, so that no call waits forever on an
 // endpoint that accepts connections and never answers:
-//   - DescribeTable and ListTables: each attempt ends after
+//   - DescribeTable and ListTables (and DESCRIBE's DescribeTimeToLive and
+//     DescribeContinuousBackups): each attempt ends after
 //     DefaultMetadataAttemptTimeout (ConnectOptions.MetadataAttemptTimeout),
 //     and they are tried MetadataAttempts times: planning needs them, they are
 //     small, and a dead endpoint should fail in about half a minute.
@@ -34,7 +35,7 @@ const (
 	ReadIdleTimeout               = 60 * time.Second
 )
 
-// MetadataRetries is the per-call option for DescribeTable and ListTables:
+// MetadataRetries is the per-call option for the metadata calls (above):
 // MetadataAttempts tries, or fewer when the client allows fewer.
 func MetadataRetries(o *dynamodb.Options) {
 	if o.RetryMaxAttempts <= 0 || o.RetryMaxAttempts > MetadataAttempts {
@@ -42,7 +43,13 @@ func MetadataRetries(o *dynamodb.Options) {
 	}
 }
 
-func isMetadata(op string) bool { return op == "DescribeTable" || op == "ListTables" }
+func isMetadata(op string) bool {
+	switch op {
+	case "DescribeTable", "ListTables", "DescribeTimeToLive", "DescribeContinuousBackups":
+		return true
+	}
+	return false
+}
 
 // NoAnswerError says that every attempt of a request was sent and none got
 // an answer within the per-attempt bound.
@@ -242,6 +249,10 @@ func tableOf(in any) string {
 	var name *string
 	switch in := in.(type) {
 	case *dynamodb.DescribeTableInput:
+		name = in.TableName
+	case *dynamodb.DescribeTimeToLiveInput:
+		name = in.TableName
+	case *dynamodb.DescribeContinuousBackupsInput:
 		name = in.TableName
 	case *dynamodb.GetItemInput:
 		name = in.TableName

@@ -1,7 +1,9 @@
 // Package dynamo is exec's boundary with DynamoDB: the narrow Client
 // interface every backend implements (the AWS SDK client, the in-process
 // offline backend, test doubles), client construction from flags and the AWS
-// config chain, and the Catalog built from DescribeTable.
+// config chain, the Catalog built from DescribeTable, and DESCRIBE's table
+// settings (settings.go: a setting whose call the endpoint does not answer
+// is unknown, not an error).
 //
 // Phase: exec. Invariants: nothing outside this package and the backends
 // calls the SDK's network methods; every read request asks for

@@ -6,12 +6,16 @@
 // script is parsed completely before anything runs, so a syntax error late in
 // a file sends no request; statements run in order and the first failure
 // stops the script; EXPLAIN never sends a read (only DescribeTable and
-// ListTables); errors come back typed from the phase that failed; a plan's
-// notes are written (to Notes, else Err) before its first row. A failed
-// statement leaves buffered output unwritten, so a partial result cannot
-// pass for a whole one, except when the caller's context was cancelled with
-// a cause matching ErrInterrupted (a signal while a script runs): then the
-// rows read so far are written out and the error says it was interrupted. A panic while
+// ListTables), and with the json and ndjson formats prints one JSON
+// document instead of the tree; DESCRIBE asks DescribeTable afresh plus
+// DescribeTimeToLive and DescribeContinuousBackups, and a setting the
+// endpoint does not answer is shown as unknown, saying why; errors come
+// back typed from the phase that failed; a plan's notes are written (to
+// Notes, else Err) before its first row. A failed statement leaves
+// buffered output unwritten, so a partial result cannot pass for a whole
+// one, except when the caller's context was cancelled with a cause
+// matching ErrInterrupted (a signal while a script runs): then the rows
+// read so far are written out and the error says it was interrupted. A panic while
 // a statement runs, on its goroutine, a worker's or the progress line's, is
 // the statement's internal error (exec.PanicError), never a crash; with
 // DDBSQL_DEBUG set its stack is written to Err.

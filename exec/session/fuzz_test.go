@@ -231,7 +231,7 @@ func goldenInputs(tb testing.TB, path string) []string {
 		line := sc.Text()
 		switch state {
 		case "between":
-			if cmd, _, _ := strings.Cut(line, " "); cmd == "plan" || cmd == "error" || cmd == "same" {
+			if cmd, _, _ := strings.Cut(line, " "); cmd == "plan" || cmd == "error" || cmd == "same" || cmd == "json" {
 				state, input = "input", nil
 			}
 		case "input":

@@ -4,9 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/columnar"
+	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
 )
@@ -38,18 +44,48 @@ func (s *Session) table(ctx context.Context, name string) (*planner.TableDef, er
 
 var describeColumns = []string{"name", "type", "partition_key", "sort_key", "projection", "item_count", "size_bytes"}
 
-// describe prints one row for the table and one per index.
+var settingColumns = []string{"setting", "value"}
+
+// describe prints one row for the table and one per index, then the
+// table's settings (describe.go); with json and ndjson, one document.
+// It asks DescribeTable afresh rather than the catalog's cache: the
+// status and settings it shows are the table's current ones.
 func (s *Session) describe(ctx context.Context, name string) error {
-	t, err := s.table(ctx, name)
+	out, err := s.Client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, dynamo.MetadataRetries)
 	if err != nil {
-		return err
+		var nf *types.ResourceNotFoundException
+		if errors.As(err, &nf) {
+			return &planner.Error{Code: planner.CodeUnknownTable, Msg: fmt.Sprintf("table %q does not exist", name), Hint: "SHOW TABLES lists the tables"}
+		}
+		return exec.DynamoError("DescribeTable", err)
+	}
+	t, err := dynamo.TableDefOf(out.Table)
+	if err != nil {
+		return exec.DynamoError("DescribeTable", err)
+	}
+	settings, err := dynamo.DescribeSettings(ctx, s.Client, out.Table)
+	if err != nil {
+		return exec.DynamoError("DESCRIBE "+name, err)
+	}
+	if s.jsonDocuments() {
+		return s.writeDescribeJSON(t, out.Table, settings)
 	}
 	b := columnar.NewRowBuilder(s.Mem, describeColumns)
 	b.Append(structureRow(t.Name, "TABLE", t.PK, t.SK, "ALL", t.ItemCount, t.SizeBytes))
 	for _, ix := range t.Indexes {
 		b.Append(indexRow(ix))
 	}
-	return s.writeRows(describeColumns, b.Build())
+	if err := s.writeRows(describeColumns, b.Build()); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(s.Out, "\n"); err != nil {
+		return err
+	}
+	sb := columnar.NewRowBuilder(s.Mem, settingColumns)
+	for _, line := range settingLines(settings) {
+		sb.Append([]value.Value{value.Str(line[0]), value.Str(line[1])})
+	}
+	return s.writeRows(settingColumns, sb.Build())
 }
 
 // showIndexes prints one row per index.

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -188,9 +189,16 @@ func (s *Session) runExplain(ctx context.Context, e *parser.Explain) error {
 	if err != nil {
 		return err
 	}
-	text := planner.Explain(p)
+	var notes []string
 	if !s.Options.AllowScan && planner.NeedsScan(p) {
-		text = "note: this plan reads a whole table or index with Scan; it runs only with --allow-scan\n" + text
+		notes = append(notes, scanOnlyNote)
+	}
+	if s.jsonDocuments() {
+		return s.writeExplainJSON(p, planner.JSONOptions{Notes: notes})
+	}
+	text := planner.Explain(p)
+	for i := len(notes) - 1; i >= 0; i-- {
+		text = "note: " + notes[i] + "\n" + text
 	}
 	_, err = io.WriteString(s.Out, text)
 	return err
@@ -221,6 +229,12 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 		err = s.timedOut(ctx, err)
 		s.report(stats, err)
 		return s.explainFailure(err, stats)
+	}
+	if s.jsonDocuments() {
+		err = s.writeExplainJSON(p, planner.JSONOptions{Actual: env.Analysis.Figures,
+			ActualTotal: json.RawMessage(FormatStatsJSON(stats.Snapshot(), s.ReadPrice))})
+		s.report(stats, err)
+		return err
 	}
 	text := planner.ExplainWith(p, env.Analysis.Line)
 	text += "actual total: " + FormatStatsText(stats.Snapshot(), false, s.ReadPrice)[3:] + "\n"

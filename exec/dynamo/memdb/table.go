@@ -23,6 +23,9 @@ type table struct {
 	billing   types.BillingMode
 	rcu, wcu  int64
 	created   time.Time
+	// stream is the CreateTable StreamSpecification, reported back by
+	// DescribeTable (the backend keeps no stream records).
+	stream *types.StreamSpecification
 
 	base    *space
 	indexes []*index

@@ -65,6 +65,9 @@ func newTable(in *dynamodb.CreateTableInput) (*table, error) {
 	}
 	t := &table{name: *in.TableName, attrTypes: map[string]types.ScalarAttributeType{},
 		keySchema: in.KeySchema, attrDefs: in.AttributeDefinitions, billing: in.BillingMode, created: time.Now()}
+	if sp := in.StreamSpecification; sp != nil && aws.ToBool(sp.StreamEnabled) {
+		t.stream = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: sp.StreamViewType}
+	}
 	if t.billing == "" {
 		t.billing = types.BillingModeProvisioned
 	}
@@ -285,6 +288,9 @@ func (t *table) describe() *types.TableDescription {
 	}
 	if t.billing == types.BillingModePayPerRequest {
 		d.BillingModeSummary = &types.BillingModeSummary{BillingMode: t.billing}
+	}
+	if t.stream != nil {
+		d.StreamSpecification = t.stream
 	}
 	for _, ix := range t.indexes {
 		proj := ix.projection
