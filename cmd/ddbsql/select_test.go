@@ -181,7 +181,7 @@ func testSelect(t *testing.T, c *cli) {
 			}
 		}
 		huge, _ := value.CanonicalNumber(fixtures.ScoreHuge)
-		huge = value.NumberText(huge) // 1E+125: scientific past 20 padding zeros
+		huge = value.NumberText(huge) // 1E+125: scientific past 38 padding zeros
 		if !strings.Contains(r.out, huge) {
 			t.Errorf("output lacks %s", huge)
 		}

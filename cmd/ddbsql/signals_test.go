@@ -130,9 +130,9 @@ func TestSignalsStopScripts(t *testing.T) {
 		format string
 		stderr string
 	}{
-		{"SIGINT, table format", syscall.SIGINT, 130, "table", "error: interrupted (SIGINT) (the statement had sent 3 requests"},
-		{"SIGINT, csv", syscall.SIGINT, 130, "csv", "error: interrupted (SIGINT) (the statement had sent 3 requests"},
-		{"SIGTERM", syscall.SIGTERM, 143, "table", "error: terminated (SIGTERM) (the statement had sent 3 requests"},
+		{"SIGINT, table format", syscall.SIGINT, 130, "table", `^error: interrupted \(SIGINT\) \(the statement had sent [23] requests`},
+		{"SIGINT, csv", syscall.SIGINT, 130, "csv", `^error: interrupted \(SIGINT\) \(the statement had sent [23] requests`},
+		{"SIGTERM", syscall.SIGTERM, 143, "table", `^error: terminated \(SIGTERM\) \(the statement had sent [23] requests`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -147,8 +147,11 @@ func TestSignalsStopScripts(t *testing.T) {
 				t.Fatalf("exit %d, want %d\nstderr: %s", code, tc.code, p.err.String())
 			}
 			out, errText := p.out.String(), p.err.String()
-			if !strings.HasPrefix(errText, tc.stderr) {
-				t.Errorf("stderr %q, want it to start %q", errText, tc.stderr)
+			// The third request is held at the proxy; whether the
+			// statistics already count it when the signal lands depends
+			// on scheduling, so both counts are right.
+			if !regexp.MustCompile(tc.stderr).MatchString(errText) {
+				t.Errorf("stderr %q, want it to match %s", errText, tc.stderr)
 			}
 			if strings.Contains(out, "never") {
 				t.Errorf("the statement after the interrupted one ran:\n%s", out)

@@ -22,7 +22,7 @@ import (
 
 // exactNumbers are numbers float64 cannot hold; every format must print
 // their significant digits unchanged (value.NumberText: plain notation, or
-// scientific when plain would need more than 20 padding zeros).
+// scientific when plain would need more than 38 padding zeros).
 var exactNumbers = []string{
 	"12345678901234567890123456789012345678",
 	"-1.2345678901234567890123456789012345678",

@@ -10,9 +10,10 @@ import (
 // number may need in plain notation before it prints in scientific
 // notation instead. DynamoDB's magnitudes run from 1E-130 to 9.99E+125, so
 // plain notation of -1E-130 is 132 characters of which one is a digit that
-// means anything. 20 keeps every int64 (at most 18 padding zeros), every
-// epoch timestamp and every price plain, as DynamoDB returns them.
-const maxPaddingZeros = 20
+// means anything. 38, DynamoDB's precision, keeps plain every number whose
+// plain form fits a 38-digit window around the point (1E+38, 1E-38, every
+// int64, epoch time and price), as DynamoDB returns them.
+const maxPaddingZeros = 38
 
 // NumberText renders canonical number text (plain notation, as value.Number
 // holds it) for output: unchanged unless plain notation needs more than

@@ -14,15 +14,15 @@ func TestNumberText(t *testing.T) {
 		{"-42.5", "-42.5"},
 		{"9223372036854775807", "9223372036854775807"},
 		{"-9223372036854775808", "-9223372036854775808"},
-		{"1" + strings.Repeat("0", 20), "1" + strings.Repeat("0", 20)}, // 20 padding zeros: plain
-		{"1" + strings.Repeat("0", 21), "1E+21"},
+		{"1" + strings.Repeat("0", 38), "1" + strings.Repeat("0", 38)}, // 38 padding zeros: plain
+		{"1" + strings.Repeat("0", 39), "1E+39"},
 		{"15" + strings.Repeat("0", 124), "1.5E+125"},
 		{"-0." + strings.Repeat("0", 129) + "1", "-1E-130"},
-		{"0." + strings.Repeat("0", 19) + "1", "0." + strings.Repeat("0", 19) + "1"}, // 1E-20: 20 padding zeros
-		{"0." + strings.Repeat("0", 20) + "1", "1E-21"},
-		{"0." + strings.Repeat("0", 30) + "123", "1.23E-31"},
-		{"1" + strings.Repeat("0", 20) + "." + "5", "100000000000000000000.5"},
-		{"12345678901234567890123456789012345678" + strings.Repeat("0", 30), "1.2345678901234567890123456789012345678E+67"},
+		{"0." + strings.Repeat("0", 37) + "1", "0." + strings.Repeat("0", 37) + "1"}, // 1E-38: 38 padding zeros
+		{"0." + strings.Repeat("0", 38) + "1", "1E-39"},
+		{"0." + strings.Repeat("0", 40) + "123", "1.23E-41"},
+		{"1" + strings.Repeat("0", 40) + "." + "5", "1" + strings.Repeat("0", 40) + ".5"},
+		{"12345678901234567890123456789012345678" + strings.Repeat("0", 39), "1.2345678901234567890123456789012345678E+76"},
 		{"1" + strings.Repeat("0", 60) + "1", "1" + strings.Repeat("0", 60) + "1"}, // an exact sum: all digits significant
 	}
 	for _, tc := range tests {
