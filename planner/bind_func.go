@@ -6,13 +6,11 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
-	"github.com/ddbsql/ddbsql/exec/eval"
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/funcs"
 )
-
-var aggregateFuncs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true}
 
 func (b *binder) function(n *sqlparser.FuncExpr) (expr.Expr, error) {
 	name := strings.ToLower(n.Name.String())
@@ -22,16 +20,16 @@ func (b *binder) function(n *sqlparser.FuncExpr) (expr.Expr, error) {
 	if !n.Qualifier.IsEmpty() {
 		return nil, errorf(CodeUnknownFunction, "unknown function %s.%s", n.Qualifier.String(), n.Name.String())
 	}
-	if aggregateFuncs[name] {
+	fn, known := funcs.Lookup(name)
+	if known && fn.Aggregate {
 		return b.aggregate(name, n)
 	}
 	if n.Distinct {
 		return nil, errorf(CodeInvalid, "DISTINCT is only allowed inside COUNT, SUM, AVG, MIN and MAX, not in %s()", name)
 	}
-	minArgs, maxArgs, ok := eval.Known(name)
-	if !ok {
+	if !known {
 		return nil, errorf(CodeUnknownFunction, "unknown function %s()", n.Name.String()).
-			withHint("functions: %s", strings.Join(eval.FunctionNames(), ", "))
+			withHint("functions: %s", strings.Join(funcs.ScalarNames(), ", "))
 	}
 	args := make([]expr.Expr, 0, len(n.Exprs))
 	for _, se := range n.Exprs {
@@ -45,8 +43,8 @@ func (b *binder) function(n *sqlparser.FuncExpr) (expr.Expr, error) {
 		}
 		args = append(args, arg)
 	}
-	if len(args) < minArgs || len(args) > maxArgs {
-		return nil, errorf(CodeArguments, "%s() takes %s, got %d", name, arity(minArgs, maxArgs), len(args))
+	if len(args) < fn.MinArgs || len(args) > fn.MaxArgs {
+		return nil, errorf(CodeArguments, "%s() takes %s, got %d", name, arity(fn.MinArgs, fn.MaxArgs), len(args))
 	}
 	return expr.Func{Name: name, Args: args}, nil
 }
@@ -57,7 +55,7 @@ func arity(minArgs, maxArgs int) string {
 		return "1 argument"
 	case minArgs == maxArgs:
 		return strconv.Itoa(minArgs) + " arguments"
-	case maxArgs == eval.Variadic:
+	case maxArgs == funcs.Variadic:
 		return "at least " + strconv.Itoa(minArgs) + " arguments"
 	}
 	return strconv.Itoa(minArgs) + " to " + strconv.Itoa(maxArgs) + " arguments"
