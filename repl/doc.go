@@ -41,7 +41,8 @@
 //   - Completion never holds up typing for long: catalog look-ups are cached
 //     and bounded by short waits, failures back off; attribute names come
 //     from key schemas and from items DynamoDB returned in this session
-//     (recordingClient), never from extra reads.
+//     (recordingClient), never from extra reads. Function names come from
+//     the planner's function catalogue (planner/funcs).
 //   - With Config.NoColor (--no-color, NO_COLOR) no colour sequence is
 //     written: go-prompt's colour options are all the default and its
 //     writer turns colour requests into plain attributes (nocolor.go).

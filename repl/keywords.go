@@ -9,10 +9,6 @@ var sqlKeywords = []string{
 	"EXISTS", "TRUE", "FALSE", "EXPLAIN", "DESCRIBE", "SHOW", "TABLES", "INDEXES",
 }
 
-// aggregateNames are the aggregate functions (evaluated by GROUP BY, not
-// by exec/eval's scalar registry).
-var aggregateNames = []string{"avg", "count", "max", "min", "sum"}
-
 // clauseWords end a table reference: after FROM t, one of these is not an
 // alias.
 var clauseWords = setOf("where", "use", "force", "ignore", "join", "left", "right", "inner", "cross",

@@ -14,9 +14,9 @@ import (
 
 	prompt "github.com/c-bata/go-prompt"
 
-	"github.com/ddbsql/ddbsql/exec/eval"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/funcs"
 )
 
 // REPL is one interactive session.
@@ -93,9 +93,9 @@ func newREPL(ctx context.Context, cfg Config) (*REPL, error) {
 	r.progress = r.sess.Progress
 	r.set = settingsOf(r.sess)
 	r.schema = newSchemaCache(r.base, r.sess.Catalog)
-	funcs := append(eval.FunctionNames(), aggregateNames...)
-	sort.Strings(funcs)
-	r.comp = &completer{src: replSource{r}, functions: funcs}
+	names := append(funcs.ScalarNames(), funcs.AggregateNames()...)
+	sort.Strings(names)
+	r.comp = &completer{src: replSource{r}, functions: names}
 	r.mainPrompt, r.contPrompt = prompts(cfg.Label)
 	r.hist, err = loadHistory(cfg.HistoryPath, cfg.HistorySize)
 	if err != nil {
