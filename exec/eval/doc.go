@@ -4,11 +4,20 @@
 // GROUP BY keys, HAVING and ORDER BY expressions.
 //
 // Phase: exec. Input: an expr.Expr the planner resolved and checked
-// (function names and arities via Known, aggregates only where allowed) and
-// a Row. Output: a value.Value, or an *Error with a stable Code.
+// (function names and arities against the function catalogue,
+// planner/funcs; aggregates only where allowed) and a Row. Output: a
+// value.Value, or an *Error with a stable Code.
+//
+// May import: exec/value, planner/expr and planner/funcs; nothing that
+// reads DynamoDB or plans.
 //
 // # Invariants
 //
+//   - The catalogue (planner/funcs) says which functions exist and how many
+//     arguments each takes; this package implements each scalar function of
+//     it, keyed by its catalogue name (funcs.go), and nothing else. A test
+//     proves both directions, and that arguments of the catalogue's types
+//     give a result of its Result type or NULL.
 //   - Evaluation is pure and row-local: no state survives a call, so one
 //     expression can be evaluated concurrently over different rows.
 //   - A result may share memory with the row's values: an argument passed

@@ -1,85 +1,71 @@
 package eval
 
 import (
-	"math"
 	"strconv"
-	"strings"
 
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/funcs"
 )
-
-// Variadic is the maxArgs Known reports for functions without an upper bound.
-const Variadic = math.MaxInt
 
 type funcImpl func(f expr.Func, row Row) (value.Value, error)
 
-type funcSpec struct {
-	minArgs, maxArgs int
-	impl             funcImpl
-}
-
-// registry maps a lower-case function name to its arity and implementation.
-// It is filled in init because the implementations call Eval.
-var registry map[string]funcSpec
+// impls maps each scalar function of the catalogue (planner/funcs), by its
+// name there, to its implementation; the catalogue holds its arity. It is
+// filled in init because the implementations call Eval.
+var impls map[string]funcImpl
 
 func init() {
-	registry = map[string]funcSpec{
+	impls = map[string]funcImpl{
 		// SQL string functions.
-		"lower":            {1, 1, fnLower},
-		"upper":            {1, 1, fnUpper},
-		"length":           {1, 1, fnLength},
-		"char_length":      {1, 1, fnCharLength},
-		"character_length": {1, 1, fnCharLength},
-		"substring":        {2, 3, fnSubstring},
-		"substr":           {2, 3, fnSubstring},
-		"concat":           {1, Variadic, fnConcat},
+		"lower":            fnLower,
+		"upper":            fnUpper,
+		"length":           fnLength,
+		"char_length":      fnCharLength,
+		"character_length": fnCharLength,
+		"substring":        fnSubstring,
+		"substr":           fnSubstring,
+		"concat":           fnConcat,
 		// SQL numeric functions.
-		"abs":   {1, 1, fnAbs},
-		"round": {1, 2, fnRound},
+		"abs":   fnAbs,
+		"round": fnRound,
 		// SQL NULL handling and conditionals.
-		"coalesce": {1, Variadic, fnCoalesce},
-		"ifnull":   {2, 2, fnCoalesce},
-		"nullif":   {2, 2, fnNullif},
-		"if":       {3, 3, fnIf},
+		"coalesce": fnCoalesce,
+		"ifnull":   fnCoalesce,
+		"nullif":   fnNullif,
+		"if":       fnIf,
 		// DynamoDB condition-expression functions, two-valued.
-		"begins_with":          {2, 2, fnBeginsWith},
-		"contains":             {2, 2, fnContains},
-		"size":                 {1, 1, fnSize},
-		"attribute_exists":     {1, 1, fnAttributeExists},
-		"attribute_not_exists": {1, 1, fnAttributeNotExists},
-		"attribute_type":       {2, 2, fnAttributeType},
+		"begins_with":          fnBeginsWith,
+		"contains":             fnContains,
+		"size":                 fnSize,
+		"attribute_exists":     fnAttributeExists,
+		"attribute_not_exists": fnAttributeNotExists,
+		"attribute_type":       fnAttributeType,
 		// ddbsql's own.
-		"item_size": {0, 0, fnItemSize},
+		"item_size": fnItemSize,
 	}
-}
-
-// Known reports whether name is a scalar function and how many arguments it
-// takes; maxArgs is Variadic when there is no upper bound.
-func Known(name string) (minArgs, maxArgs int, ok bool) {
-	s, ok := registry[strings.ToLower(name)]
-	return s.minArgs, s.maxArgs, ok
 }
 
 func call(f expr.Func, row Row) (value.Value, error) {
-	s, ok := registry[f.Name]
-	if !ok {
+	impl, ok := impls[f.Name]
+	spec, known := funcs.Lookup(f.Name)
+	if !ok || !known {
 		return value.Value{}, errorf(CodeUnknownFunction, "unknown function %s()", f.Name)
 	}
-	if n := len(f.Args); n < s.minArgs || n > s.maxArgs {
-		return value.Value{}, errorf(CodeArgument, "%s: %s", f.String(), arity(f.Name, s))
+	if n := len(f.Args); n < spec.MinArgs || n > spec.MaxArgs {
+		return value.Value{}, errorf(CodeArgument, "%s: %s", f.String(), arity(spec))
 	}
-	return s.impl(f, row)
+	return impl(f, row)
 }
 
-func arity(name string, s funcSpec) string {
+func arity(s funcs.Func) string {
 	switch {
-	case s.maxArgs == Variadic:
-		return name + "() takes at least " + plural(s.minArgs)
-	case s.minArgs == s.maxArgs:
-		return name + "() takes " + plural(s.minArgs)
+	case s.MaxArgs == funcs.Variadic:
+		return s.Name + "() takes at least " + plural(s.MinArgs)
+	case s.MinArgs == s.MaxArgs:
+		return s.Name + "() takes " + plural(s.MinArgs)
 	}
-	return name + "() takes " + itoa(s.minArgs) + " to " + plural(s.maxArgs)
+	return s.Name + "() takes " + itoa(s.MinArgs) + " to " + plural(s.MaxArgs)
 }
 
 func plural(n int) string {

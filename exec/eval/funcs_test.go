@@ -240,28 +240,3 @@ func TestFunctionErrors(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
-
-func TestKnown(t *testing.T) {
-	tests := []struct {
-		name     string
-		min, max int
-		ok       bool
-	}{
-		{"lower", 1, 1, true}, {"upper", 1, 1, true}, {"length", 1, 1, true},
-		{"char_length", 1, 1, true}, {"character_length", 1, 1, true},
-		{"substring", 2, 3, true}, {"substr", 2, 3, true},
-		{"concat", 1, Variadic, true}, {"CONCAT", 1, Variadic, true},
-		{"abs", 1, 1, true}, {"round", 1, 2, true},
-		{"coalesce", 1, Variadic, true}, {"ifnull", 2, 2, true}, {"nullif", 2, 2, true}, {"if", 3, 3, true},
-		{"begins_with", 2, 2, true}, {"contains", 2, 2, true}, {"size", 1, 1, true},
-		{"attribute_exists", 1, 1, true}, {"attribute_not_exists", 1, 1, true},
-		{"attribute_type", 2, 2, true}, {"item_size", 0, 0, true},
-		{"sum", 0, 0, false}, {"count", 0, 0, false}, {"nosuch", 0, 0, false},
-	}
-	for _, tc := range tests {
-		lo, hi, ok := Known(tc.name)
-		if lo != tc.min || hi != tc.max || ok != tc.ok {
-			t.Errorf("Known(%q) = %d, %d, %v; want %d, %d, %v", tc.name, lo, hi, ok, tc.min, tc.max, tc.ok)
-		}
-	}
-}
