@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/funcs"
 )
 
 // maxInValues is DynamoDB's limit on IN operands.
@@ -351,7 +352,8 @@ func (t translator) operand(e expr.Expr) (operand, bool) {
 		}
 		return operand{builder: expression.Value(v.AttributeValue()), constant: true, value: v}, true
 	case expr.Func:
-		if n.Name == "size" && len(n.Args) == 1 {
+		// size() is DynamoDB's one operand function (Pushdown Operand).
+		if spec, known := funcs.Lookup(n.Name); known && spec.Pushdown == funcs.Operand && n.Name == "size" && len(n.Args) == 1 {
 			nb, ok := t.name(n.Args[0])
 			return operand{builder: expression.Size(nb), name: nb, sizeOf: true}, ok
 		}
@@ -451,52 +453,70 @@ func AnalyzeLike(pattern string) (string, LikeKind) {
 	return sb.String(), LikeExact
 }
 
+// function translates a call of a DynamoDB condition function (a
+// catalogue entry with Pushdown Condition) whose arguments have the form
+// DynamoDB accepts; any other call runs on the client.
 func (t translator) function(n expr.Func) (expression.ConditionBuilder, bool) {
-	switch n.Name {
-	case "attribute_exists", "attribute_not_exists":
-		if len(n.Args) != 1 {
-			break
-		}
-		nb, ok := t.name(n.Args[0])
-		if !ok {
-			break
-		}
-		if n.Name == "attribute_exists" {
-			return expression.AttributeExists(nb), true
-		}
-		return expression.AttributeNotExists(nb), true
-	case "attribute_type":
-		if len(n.Args) != 2 {
-			break
-		}
-		nb, ok := t.name(n.Args[0])
-		typ, okT := literal(n.Args[1])
-		if !ok || !okT || typ.Kind() != value.String || !validType(typ.Text()) {
-			break
-		}
-		return expression.AttributeType(nb, expression.DynamoDBAttributeType(typ.Text())), true
-	case "begins_with":
-		if len(n.Args) != 2 {
-			break
-		}
-		nb, ok := t.name(n.Args[0])
-		prefix, okP := literal(n.Args[1])
-		if !ok || !okP || prefix.Kind() != value.String || prefix.Text() == "" {
-			break
-		}
-		return expression.BeginsWith(nb, prefix.Text()), true
-	case "contains":
-		if len(n.Args) != 2 {
-			break
-		}
-		nb, ok := t.name(n.Args[0])
-		operand, okV := literal(n.Args[1])
-		if !ok || !okV || !scalar(operand) {
-			break
-		}
-		return expression.Contains(nb, operand.AttributeValue()), true
+	spec, ok := funcs.Lookup(n.Name)
+	translate := conditionFuncs[n.Name]
+	if !ok || spec.Pushdown != funcs.Condition || translate == nil ||
+		len(n.Args) < spec.MinArgs || len(n.Args) > spec.MaxArgs {
+		return expression.ConditionBuilder{}, false
 	}
-	return expression.ConditionBuilder{}, false
+	return translate(t, n)
+}
+
+// conditionFuncs translates each condition function of the catalogue;
+// a test proves the two lists equal.
+var conditionFuncs = map[string]func(translator, expr.Func) (expression.ConditionBuilder, bool){
+	"attribute_exists":     translator.attributeExists,
+	"attribute_not_exists": translator.attributeNotExists,
+	"attribute_type":       translator.attributeType,
+	"begins_with":          translator.beginsWith,
+	"contains":             translator.contains,
+}
+
+func (t translator) attributeExists(n expr.Func) (expression.ConditionBuilder, bool) {
+	nb, ok := t.name(n.Args[0])
+	if !ok {
+		return expression.ConditionBuilder{}, false
+	}
+	return expression.AttributeExists(nb), true
+}
+
+func (t translator) attributeNotExists(n expr.Func) (expression.ConditionBuilder, bool) {
+	nb, ok := t.name(n.Args[0])
+	if !ok {
+		return expression.ConditionBuilder{}, false
+	}
+	return expression.AttributeNotExists(nb), true
+}
+
+func (t translator) attributeType(n expr.Func) (expression.ConditionBuilder, bool) {
+	nb, ok := t.name(n.Args[0])
+	typ, okT := literal(n.Args[1])
+	if !ok || !okT || typ.Kind() != value.String || !validType(typ.Text()) {
+		return expression.ConditionBuilder{}, false
+	}
+	return expression.AttributeType(nb, expression.DynamoDBAttributeType(typ.Text())), true
+}
+
+func (t translator) beginsWith(n expr.Func) (expression.ConditionBuilder, bool) {
+	nb, ok := t.name(n.Args[0])
+	prefix, okP := literal(n.Args[1])
+	if !ok || !okP || prefix.Kind() != value.String || prefix.Text() == "" {
+		return expression.ConditionBuilder{}, false
+	}
+	return expression.BeginsWith(nb, prefix.Text()), true
+}
+
+func (t translator) contains(n expr.Func) (expression.ConditionBuilder, bool) {
+	nb, ok := t.name(n.Args[0])
+	operand, okV := literal(n.Args[1])
+	if !ok || !okV || !scalar(operand) {
+		return expression.ConditionBuilder{}, false
+	}
+	return expression.Contains(nb, operand.AttributeValue()), true
 }
 
 func validType(t string) bool {

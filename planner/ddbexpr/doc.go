@@ -2,7 +2,16 @@
 // DynamoDB FilterExpression and ProjectionExpression builders (the SDK's
 // feature/dynamodb/expression), so every name and value is a placeholder.
 //
-// Phase: plan. Invariant: Condition returns a DynamoDB condition only when it
+// Phase: plan. May import: exec/value, planner/expr and planner/funcs;
+// never the planner itself or exec's evaluator.
+//
+// Which functions DynamoDB evaluates is the function catalogue's word
+// (planner/funcs): a call is translated only when its entry's Pushdown is
+// Condition (a predicate: begins_with, contains, attribute_exists,
+// attribute_not_exists, attribute_type) or Operand (size, inside a
+// comparison); tests prove the translations and the catalogue agree.
+//
+// Invariant: Condition returns a DynamoDB condition only when it
 // is true for exactly the items where the SQL predicate is TRUE under
 // ddbsql's semantics (three-valued logic, missing attribute = NULL, values of
 // different types never equal or ordered). Where DynamoDB would differ it
