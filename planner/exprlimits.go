@@ -6,6 +6,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/funcs"
 )
 
 // DynamoDB's limits on one expression string (Expression parameters in its
@@ -109,6 +110,16 @@ func expressionOperators(text string) int {
 	return n
 }
 
-var conditionWords = map[string]bool{"=": true, "<>": true, "<": true, "<=": true, ">": true, ">=": true,
-	"AND": true, "OR": true, "NOT": true, "BETWEEN": true, "IN": true, "attribute_exists": true,
-	"attribute_not_exists": true, "attribute_type": true, "begins_with": true, "contains": true, "size": true}
+// conditionWords are the words expressionOperators counts: the operators,
+// and the functions DynamoDB evaluates (those the catalogue pushes down,
+// whose names are DynamoDB's).
+var conditionWords = func() map[string]bool {
+	words := map[string]bool{"=": true, "<>": true, "<": true, "<=": true, ">": true, ">=": true,
+		"AND": true, "OR": true, "NOT": true, "BETWEEN": true, "IN": true}
+	for _, f := range funcs.All() {
+		if f.Pushdown != funcs.ClientOnly {
+			words[f.Name] = true
+		}
+	}
+	return words
+}()

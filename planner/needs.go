@@ -4,10 +4,11 @@ import (
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/ddbexpr"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/funcs"
 )
 
-// add records the document paths e reads from FROM item src. item_size()
-// reads the whole item.
+// add records the document paths e reads from FROM item src. A function of
+// the whole item (item_size, ReadsItem in the catalogue) reads them all.
 func (n needs) add(e expr.Expr, src int) needs {
 	expr.Walk(e, func(x expr.Expr) bool {
 		switch c := x.(type) {
@@ -16,7 +17,7 @@ func (n needs) add(e expr.Expr, src int) needs {
 				n.paths = append(n.paths, projectable(c.Path))
 			}
 		case expr.Func:
-			if c.Name == "item_size" {
+			if f, _ := funcs.Lookup(c.Name); f.ReadsItem {
 				n.star = true
 			}
 		}
