@@ -20,23 +20,32 @@ type accumulator interface {
 // newAccumulator starts an aggregate; name is its SQL text, for errors.
 // MIN and MAX list themselves in lent when they keep a value read in place.
 func newAccumulator(a expr.Aggregate, name string, lent *lentValues) accumulator {
-	var acc accumulator
-	switch a.Func {
-	case "count":
-		acc = &countAcc{star: a.Arg == nil}
-	case "sum":
-		acc = &sumAcc{name: name}
-	case "avg":
-		acc = &sumAcc{name: name, avg: true}
-	case "min":
-		acc = &extremeAcc{lent: lent}
-	case "max":
-		acc = &extremeAcc{max: true, lent: lent}
-	}
+	acc := accumulators[a.Func](a, name, lent)
 	if a.Distinct {
 		acc = &distinctAcc{inner: acc, seen: map[string]struct{}{}}
 	}
 	return acc
+}
+
+// accumulators starts each aggregate of the function catalogue
+// (planner/funcs), keyed by its name there; a test proves that every
+// catalogued aggregate is here and nothing else is.
+var accumulators = map[string]func(a expr.Aggregate, name string, lent *lentValues) accumulator{
+	"count": func(a expr.Aggregate, _ string, _ *lentValues) accumulator {
+		return &countAcc{star: a.Arg == nil}
+	},
+	"sum": func(_ expr.Aggregate, name string, _ *lentValues) accumulator {
+		return &sumAcc{name: name}
+	},
+	"avg": func(_ expr.Aggregate, name string, _ *lentValues) accumulator {
+		return &sumAcc{name: name, avg: true}
+	},
+	"min": func(_ expr.Aggregate, _ string, lent *lentValues) accumulator {
+		return &extremeAcc{lent: lent}
+	},
+	"max": func(_ expr.Aggregate, _ string, lent *lentValues) accumulator {
+		return &extremeAcc{max: true, lent: lent}
+	},
 }
 
 type countAcc struct {

@@ -40,5 +40,8 @@
 //     it never ends the process. Fan-outs run on a bounded pool (forEach,
 //     startSegments): at most Env.Concurrency requests at once, except a
 //     parallel Scan's segments, which all read at once.
+//   - Aggregation folds exactly the aggregates of the function catalogue
+//     (planner/funcs), one accumulator per catalogue name
+//     (accumulators.go); scalar functions are exec/eval's.
 //   - Errors are *Error with a stable Code.
 package exec
