@@ -44,6 +44,9 @@
 //     through, and the rewrite is used only when it reads less than the
 //     key condition outside the OR (if any) would; otherwise the WHERE is
 //     planned as written, and a Scan error names the branch without a key.
+//   - Function calls are bound against the function catalogue
+//     (planner/funcs), which exec implements; the planner never asks the
+//     executor what a function is.
 //   - Errors are *Error with a stable Code.
 //   - A double-quoted name is a name, never a string, even where a value
 //     usually goes (status = "open"); when it is no key attribute of the

@@ -4,7 +4,8 @@
 // Phase: planner output, exec input. Invariants: every column reference is
 // resolved to a FROM item (Column.Source) and a DynamoDB document path;
 // literals are typed DynamoDB values with exact numbers; function names are
-// lower-case and were checked against the known functions during planning;
+// lower-case and were checked against the function catalogue (planner/funcs)
+// during planning;
 // aggregates appear only where the planner allows them and are replaced by
 // Ref nodes above the aggregation. String renders an expression back as SQL
 // for EXPLAIN.

@@ -28,5 +28,6 @@
 //   - Pushdown is not ClientOnly only for DynamoDB's own condition-expression
 //     functions, whose meaning exec/eval reproduces exactly (two-valued:
 //     FALSE, never NULL, on a missing attribute), so pushing one down never
-//     changes a result.
+//     changes a result. Their names are DynamoDB's own, so they are also
+//     the words of the built expressions.
 package funcs
