@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // Estimate is what the planner expects the reads of a plan node to cost,
@@ -144,7 +146,7 @@ func (e Estimate) unknownText(why string) string {
 		s = known.figures() + ", plus " + s
 	}
 	if items, rcu, ok := e.unknownBound(); ok {
-		s += fmt.Sprintf("; LIMIT bounds it: at most %s, %s RCU (items are at most 400 KB)", plural(items, "item"), FormatRCU(rcu))
+		s += fmt.Sprintf("; LIMIT bounds it: at most %s, %s RCU (items are at most 400 KB)", plural.Of(items, "item"), FormatRCU(rcu))
 	}
 	return s
 }
@@ -167,14 +169,7 @@ func (e Estimate) figures() string {
 	if e.AtLeast {
 		ge = "≥"
 	}
-	return fmt.Sprintf("%s%s, %s%s, %s%s RCU", ge, plural(e.Requests, "request"), ge, plural(e.Items, "item"), ge, FormatRCU(e.RCU))
-}
-
-func plural(n int64, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.FormatInt(n, 10) + " " + word + "s"
+	return fmt.Sprintf("%s%s, %s%s, %s%s RCU", ge, plural.Of(e.Requests, "request"), ge, plural.Of(e.Items, "item"), ge, FormatRCU(e.RCU))
 }
 
 // FormatRCU prints capacity units without float noise.
@@ -208,7 +203,7 @@ func stale(items, bytes int64) string {
 	case items <= 0:
 		return "0 items"
 	case bytes <= 0:
-		return "0 bytes for " + plural(items, "item")
+		return "0 bytes for " + plural.Of(items, "item")
 	}
 	return ""
 }

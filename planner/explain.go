@@ -11,6 +11,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // Explain renders the plan as an indented tree. Client-side operators say
@@ -309,7 +310,7 @@ func batchFields(b *dynamodb.BatchGetItemInput) []string {
 	sort.Strings(tables)
 	for _, t := range tables {
 		ka := b.RequestItems[t]
-		f.add("RequestItems."+t+".Keys", plural(int64(len(ka.Keys)), "key"))
+		f.add("RequestItems."+t+".Keys", plural.Of(len(ka.Keys), "key"))
 		for _, k := range ka.Keys {
 			f = append(f, "  "+itemJSON(k))
 		}

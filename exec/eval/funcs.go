@@ -7,6 +7,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // Variadic is the maxArgs Known reports for functions without an upper bound.
@@ -75,18 +76,11 @@ func call(f expr.Func, row Row) (value.Value, error) {
 func arity(name string, s funcSpec) string {
 	switch {
 	case s.maxArgs == Variadic:
-		return name + "() takes at least " + plural(s.minArgs)
+		return name + "() takes at least " + plural.Of(s.minArgs, "argument")
 	case s.minArgs == s.maxArgs:
-		return name + "() takes " + plural(s.minArgs)
+		return name + "() takes " + plural.Of(s.minArgs, "argument")
 	}
-	return name + "() takes " + itoa(s.minArgs) + " to " + plural(s.maxArgs)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return "1 argument"
-	}
-	return itoa(n) + " arguments"
+	return name + "() takes " + itoa(s.minArgs) + " to " + plural.Of(s.maxArgs, "argument")
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -14,6 +14,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // prepare plans a SELECT and applies the checks that must pass before any
@@ -124,7 +125,7 @@ func (s *Session) explainFailure(err error, stats *exec.Stats) error {
 	}
 	out := *ee
 	out.Msg = fmt.Sprintf("%s (the statement had sent %s, read %s and consumed %s RCU; any rows printed are incomplete)",
-		ee.Msg, plural(snap.TotalRequests(), "request"), plural64(snap.ItemsRead, "item"), planner.FormatRCU(snap.RCU))
+		ee.Msg, plural.Of(snap.TotalRequests(), "request"), plural.Of(snap.ItemsRead, "item"), planner.FormatRCU(snap.RCU))
 	return &out
 }
 
