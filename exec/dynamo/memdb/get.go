@@ -38,7 +38,7 @@ func (db *DB) getItem(in *dynamodb.GetItemInput) (*dynamodb.GetItemOutput, error
 		return nil, checkLegacy([]string{"AttributesToGet"})
 	}
 	ei := exprInput{names: in.ExpressionAttributeNames, projection: in.ProjectionExpression}
-	if err := checkExpressionParams(ei, ei.projection != nil, nil, false); err != nil {
+	if err := checkExpressionParams(ei, nil); err != nil {
 		return nil, err
 	}
 	key, err := checkKeyValues(in.Key)
@@ -212,7 +212,7 @@ func checkBatchGet(in *dynamodb.BatchGetItemInput) ([]*batchGetTable, error) {
 			return nil, checkLegacy([]string{"AttributesToGet"})
 		}
 		ei := exprInput{names: req.ExpressionAttributeNames, projection: req.ProjectionExpression}
-		if err := checkExpressionParams(ei, ei.projection != nil, nil, false); err != nil {
+		if err := checkExpressionParams(ei, nil); err != nil {
 			return nil, err
 		}
 		pe, err := parseExpressions(ei)

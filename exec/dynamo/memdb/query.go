@@ -36,8 +36,7 @@ func (db *DB) query(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 	}
 	ei := exprInput{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
 		keyCond: in.KeyConditionExpression, filter: in.FilterExpression, projection: in.ProjectionExpression}
-	anyExpr := ei.keyCond != nil || ei.filter != nil || ei.projection != nil
-	if err := checkExpressionParams(ei, anyExpr, []string{"FilterExpression", "KeyConditionExpression"}, ei.filter != nil || ei.keyCond != nil); err != nil {
+	if err := checkExpressionParams(ei, []string{"FilterExpression", "KeyConditionExpression"}); err != nil {
 		return nil, err
 	}
 	if err := checkStartKeyValues(in.ExclusiveStartKey); err != nil {
@@ -72,7 +71,7 @@ func (db *DB) query(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkReadPaths(t, pe, plan.keyAttrs, true); err != nil {
+	if err := checkReadPaths(t, pe, plan.keyAttrs); err != nil {
 		return nil, err
 	}
 	if err := shape.fetchOnGSI(ix, fetch); err != nil {
@@ -262,12 +261,13 @@ func (q *queryPlan) run(pg *page, forward bool) {
 }
 
 // checkReadPaths applies the path rules of Query and Scan: no document
-// paths into key attributes and, for Query, no filter on the queried keys.
-func checkReadPaths(t *table, pe *parsedExprs, keyAttrs []string, isQuery bool) error {
+// paths into key attributes and, for Query (whose queried keys are
+// keyAttrs; a Scan has none), no filter on the queried keys.
+func checkReadPaths(t *table, pe *parsedExprs, keyAttrs []string) error {
 	if err := nestedIndexKeyPath(t, pe.projection); err != nil {
 		return err
 	}
-	if !isQuery || pe.filter == nil {
+	if len(keyAttrs) == 0 || pe.filter == nil {
 		return nil
 	}
 	paths := condPaths(pe.filter)

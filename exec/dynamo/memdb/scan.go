@@ -52,7 +52,7 @@ func (db *DB) scan(in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
 	}
 	ei := exprInput{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
 		filter: in.FilterExpression, projection: in.ProjectionExpression}
-	if err := checkExpressionParams(ei, ei.filter != nil || ei.projection != nil, []string{"FilterExpression"}, ei.filter != nil); err != nil {
+	if err := checkExpressionParams(ei, []string{"FilterExpression"}); err != nil {
 		return nil, err
 	}
 	if err := checkStartKeyValues(in.ExclusiveStartKey); err != nil {
@@ -102,7 +102,7 @@ func (db *DB) scan(in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
 	if err := shape.fetchOnGSI(ix, fetch); err != nil {
 		return nil, err
 	}
-	if err := checkReadPaths(t, pe, nil, false); err != nil {
+	if err := checkReadPaths(t, pe, nil); err != nil {
 		return nil, err
 	}
 	if err := nestedIndexKeyPath(t, condPaths(pe.filter)); err != nil {

@@ -41,7 +41,7 @@ func (db *DB) put(in *dynamodb.PutItemInput) (*dynamodb.PutItemOutput, error) {
 		return nil, checkLegacy([]string{"Expected"})
 	}
 	ei := exprInput{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, condition: in.ConditionExpression}
-	if err := checkExpressionParams(ei, ei.condition != nil, []string{"ConditionExpression"}, ei.condition != nil); err != nil {
+	if err := checkExpressionParams(ei, []string{"ConditionExpression"}); err != nil {
 		return nil, err
 	}
 	newAttrs, size, err := checkNewItem(in.Item)
