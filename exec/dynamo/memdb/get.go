@@ -49,7 +49,7 @@ func (db *DB) getItem(in *dynamodb.GetItemInput) (*dynamodb.GetItemOutput, error
 	if err != nil {
 		return nil, err
 	}
-	t, err := db.table(*in.TableName, false)
+	t, err := db.table(*in.TableName, dataLookup)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (db *DB) batchGetItem(in *dynamodb.BatchGetItemInput) (*dynamodb.BatchGetIt
 		return nil, err
 	}
 	for _, r := range reqs {
-		if r.t, err = db.table(r.name, false); err != nil {
+		if r.t, err = db.table(r.name, dataLookup); err != nil {
 			return nil, err
 		}
 		for _, k := range r.keys {

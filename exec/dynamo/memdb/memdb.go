@@ -113,24 +113,35 @@ func (db *DB) begin(ctx context.Context, op string, input any) error {
 	return nil
 }
 
-// beginWrite is begin for writes, which a read-only DB refuses.
-func (db *DB) beginWrite(ctx context.Context, op string, input any, force bool) error {
+// writeMode says whether a write honours read-only mode.
+type writeMode int
+
+const (
+	// honourReadOnly: the DB's own writers, refused on a read-only DB.
+	honourReadOnly writeMode = iota
+	// bypassReadOnly: the Loader's writers, which load a read-only DB.
+	bypassReadOnly
+)
+
+// beginWrite is begin for writes, which a read-only DB refuses unless the
+// mode bypasses it.
+func (db *DB) beginWrite(ctx context.Context, op string, input any, mode writeMode) error {
 	if err := db.begin(ctx, op, input); err != nil {
 		return err
 	}
-	if !force && db.readOnly.Load() {
+	if mode == honourReadOnly && db.readOnly.Load() {
 		return ErrReadOnly
 	}
 	return nil
 }
 
 // table returns the named table or ResourceNotFoundException.
-func (db *DB) table(name string, named bool) (*table, error) {
+func (db *DB) table(name string, by lookup) (*table, error) {
 	db.mu.RLock()
 	t := db.tables[name]
 	db.mu.RUnlock()
 	if t == nil {
-		return nil, notFound(name, named)
+		return nil, notFound(name, by)
 	}
 	return t, nil
 }

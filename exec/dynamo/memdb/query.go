@@ -57,7 +57,7 @@ func (db *DB) query(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 		return nil, err
 	}
 
-	t, err := db.table(*in.TableName, false)
+	t, err := db.table(*in.TableName, dataLookup)
 	if err != nil {
 		return nil, err
 	}

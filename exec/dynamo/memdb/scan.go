@@ -78,7 +78,7 @@ func (db *DB) scan(in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
 		return nil, err
 	}
 
-	t, err := db.table(*in.TableName, false)
+	t, err := db.table(*in.TableName, dataLookup)
 	if err != nil {
 		return nil, err
 	}

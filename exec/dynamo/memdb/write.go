@@ -13,11 +13,11 @@ import (
 // PutItem writes (or replaces) one item, with an optional
 // ConditionExpression and ReturnValues=ALL_OLD.
 func (db *DB) PutItem(ctx context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
-	return db.putItem(ctx, in, false)
+	return db.putItem(ctx, in, honourReadOnly)
 }
 
-func (db *DB) putItem(ctx context.Context, in *dynamodb.PutItemInput, force bool) (*dynamodb.PutItemOutput, error) {
-	if err := db.beginWrite(ctx, "PutItem", in, force); err != nil {
+func (db *DB) putItem(ctx context.Context, in *dynamodb.PutItemInput, mode writeMode) (*dynamodb.PutItemOutput, error) {
+	if err := db.beginWrite(ctx, "PutItem", in, mode); err != nil {
 		return nil, wrapOp("PutItem", err)
 	}
 	out, err := db.put(in)
@@ -55,7 +55,7 @@ func (db *DB) put(in *dynamodb.PutItemInput) (*dynamodb.PutItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := db.table(*in.TableName, false)
+	t, err := db.table(*in.TableName, dataLookup)
 	if err != nil {
 		return nil, err
 	}
@@ -154,11 +154,11 @@ func (t *table) checkItem(attrs attrs) error {
 // whole batch is validated before anything is written; UnprocessedItems is
 // always empty.
 func (db *DB) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
-	return db.batchWriteItem(ctx, in, false)
+	return db.batchWriteItem(ctx, in, honourReadOnly)
 }
 
-func (db *DB) batchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, force bool) (*dynamodb.BatchWriteItemOutput, error) {
-	if err := db.beginWrite(ctx, "BatchWriteItem", in, force); err != nil {
+func (db *DB) batchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, mode writeMode) (*dynamodb.BatchWriteItemOutput, error) {
+	if err := db.beginWrite(ctx, "BatchWriteItem", in, mode); err != nil {
 		return nil, wrapOp("BatchWriteItem", err)
 	}
 	out, err := db.batchWrite(in)
@@ -250,7 +250,7 @@ func (db *DB) checkBatchWrite(in *dynamodb.BatchWriteItemInput) ([]*writeOp, err
 	seen := map[string]struct{}{}
 	i := 0
 	for _, name := range names {
-		t, err := db.table(name, false)
+		t, err := db.table(name, dataLookup)
 		if err != nil {
 			return nil, err
 		}
