@@ -3,7 +3,6 @@ package memdb
 import (
 	"context"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -81,20 +80,11 @@ func (db *DB) query(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 		return nil, err
 	}
 
-	pg := &page{req: &pageReq{t: t, ix: ix, filter: pe.filter, projection: pe.projection,
-		count: in.Select == types.SelectCount, fetch: fetch, limit: int(aws.ToInt32(in.Limit)),
-		consistent: aws.ToBool(in.ConsistentRead), capacity: in.ReturnConsumedCapacity}}
+	pg := shape.newPage(t, ix, pe, fetch, in.ReturnConsumedCapacity)
 	plan.run(pg, in.ScanIndexForward == nil || *in.ScanIndexForward)
-	db.itemsRead.Add(int64(len(pg.read)))
-
-	items, count := pg.results()
-	return &dynamodb.QueryOutput{
-		Items:            items,
-		Count:            int32(count),
-		ScannedCount:     int32(len(pg.read)),
-		LastEvaluatedKey: pg.lastKey(),
-		ConsumedCapacity: pg.consumed(),
-	}, nil
+	a := db.answer(pg)
+	return &dynamodb.QueryOutput{Items: a.items, Count: a.count, ScannedCount: a.scanned,
+		LastEvaluatedKey: a.lastKey, ConsumedCapacity: a.consumed}, nil
 }
 
 func queryLegacy(in *dynamodb.QueryInput) []string {
@@ -193,11 +183,7 @@ func planQuery(t *table, ix *index, conds map[string]*keyCond, eskIn map[string]
 				return nil, validationError("The query can return at most one row and cannot be restarted")
 			}
 		}
-		if ix == nil {
-			_, plan.start = t.baseEntry(esk)
-		} else {
-			_, plan.start = t.indexEntry(ix, esk)
-		}
+		plan.start = t.startEntry(ix, esk)
 	}
 	return plan, nil
 }

@@ -109,20 +109,11 @@ func (db *DB) scan(in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
 		return nil, err
 	}
 
-	pg := &page{req: &pageReq{t: t, ix: ix, filter: pe.filter, projection: pe.projection,
-		count: in.Select == types.SelectCount, fetch: fetch, limit: int(aws.ToInt32(in.Limit)),
-		consistent: aws.ToBool(in.ConsistentRead), capacity: in.ReturnConsumedCapacity}}
+	pg := shape.newPage(t, ix, pe, fetch, in.ReturnConsumedCapacity)
 	plan.run(pg)
-	db.itemsRead.Add(int64(len(pg.read)))
-
-	items, count := pg.results()
-	return &dynamodb.ScanOutput{
-		Items:            items,
-		Count:            int32(count),
-		ScannedCount:     int32(len(pg.read)),
-		LastEvaluatedKey: pg.lastKey(),
-		ConsumedCapacity: pg.consumed(),
-	}, nil
+	a := db.answer(pg)
+	return &dynamodb.ScanOutput{Items: a.items, Count: a.count, ScannedCount: a.scanned,
+		LastEvaluatedKey: a.lastKey, ConsumedCapacity: a.consumed}, nil
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
@@ -183,11 +174,7 @@ func (s *scanPlan) setStart(t *table, ix *index, eskIn map[string]types.Attribut
 		return validationErrorf("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d", total, seg)
 	}
 	s.startPart = &partition{prefix: prefix, hk: encodeKey(hash)}
-	if ix == nil {
-		_, s.start = t.baseEntry(esk)
-	} else {
-		_, s.start = t.indexEntry(ix, esk)
-	}
+	s.start = t.startEntry(ix, esk)
 	return nil
 }
 
