@@ -14,11 +14,7 @@ import (
 // GetItem reads one item by its full key. Capacity is per item, rounded
 // up to 4 KB; a missing item costs a minimal read.
 func (db *DB) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	if err := db.begin(ctx, "GetItem", in); err != nil {
-		return nil, wrapOp("GetItem", err)
-	}
-	out, err := db.getItem(in)
-	return out, wrapOp("GetItem", err)
+	return serve(ctx, db, "GetItem", in, db.getItem)
 }
 
 func (db *DB) getItem(in *dynamodb.GetItemInput) (*dynamodb.GetItemOutput, error) {
@@ -101,11 +97,7 @@ func tableCapacity(name string, units float64, mode types.ReturnConsumedCapacity
 // request order per table; keys past the 16 MB response limit, or chosen
 // by WithUnprocessedKeys, come back in UnprocessedKeys.
 func (db *DB) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
-	if err := db.begin(ctx, "BatchGetItem", in); err != nil {
-		return nil, wrapOp("BatchGetItem", err)
-	}
-	out, err := db.batchGetItem(in)
-	return out, wrapOp("BatchGetItem", err)
+	return serve(ctx, db, "BatchGetItem", in, db.batchGetItem)
 }
 
 type batchGetTable struct {

@@ -100,6 +100,25 @@ func (db *DB) ResetStats() {
 	db.itemsRead.Store(0)
 }
 
+// serve answers one request the way every operation starts and ends:
+// begin, then do, with errors wrapped as the SDK wraps them.
+func serve[I any, O any](ctx context.Context, db *DB, op string, in I, do func(I) (*O, error)) (*O, error) {
+	if err := db.begin(ctx, op, in); err != nil {
+		return nil, wrapOp(op, err)
+	}
+	out, err := do(in)
+	return out, wrapOp(op, err)
+}
+
+// serveWrite is serve for writes, through beginWrite.
+func serveWrite[I any, O any](ctx context.Context, db *DB, op string, in I, mode writeMode, do func(I) (*O, error)) (*O, error) {
+	if err := db.beginWrite(ctx, op, in, mode); err != nil {
+		return nil, wrapOp(op, err)
+	}
+	out, err := do(in)
+	return out, wrapOp(op, err)
+}
+
 // begin counts a request, checks the context and runs the hook.
 func (db *DB) begin(ctx context.Context, op string, input any) error {
 	c, _ := db.requests.LoadOrStore(op, new(atomic.Int64))

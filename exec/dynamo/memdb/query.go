@@ -11,11 +11,7 @@ import (
 
 // Query reads one partition of the table or of an index, in sort-key order.
 func (db *DB) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	if err := db.begin(ctx, "Query", in); err != nil {
-		return nil, wrapOp("Query", err)
-	}
-	out, err := db.query(in)
-	return out, wrapOp("Query", err)
+	return serve(ctx, db, "Query", in, db.query)
 }
 
 func (db *DB) query(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {

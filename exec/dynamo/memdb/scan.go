@@ -14,11 +14,7 @@ import (
 // TotalSegments = n, segment s covers the placement-hash buckets
 // [⌈4096·s/n⌉, ⌈4096·(s+1)/n⌉): disjoint, and together the whole table.
 func (db *DB) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	if err := db.begin(ctx, "Scan", in); err != nil {
-		return nil, wrapOp("Scan", err)
-	}
-	out, err := db.scan(in)
-	return out, wrapOp("Scan", err)
+	return serve(ctx, db, "Scan", in, db.scan)
 }
 
 const numBuckets = 4096

@@ -17,11 +17,7 @@ func (db *DB) PutItem(ctx context.Context, in *dynamodb.PutItemInput, _ ...func(
 }
 
 func (db *DB) putItem(ctx context.Context, in *dynamodb.PutItemInput, mode writeMode) (*dynamodb.PutItemOutput, error) {
-	if err := db.beginWrite(ctx, "PutItem", in, mode); err != nil {
-		return nil, wrapOp("PutItem", err)
-	}
-	out, err := db.put(in)
-	return out, wrapOp("PutItem", err)
+	return serveWrite(ctx, db, "PutItem", in, mode, db.put)
 }
 
 func (db *DB) put(in *dynamodb.PutItemInput) (*dynamodb.PutItemOutput, error) {
@@ -158,11 +154,7 @@ func (db *DB) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInp
 }
 
 func (db *DB) batchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, mode writeMode) (*dynamodb.BatchWriteItemOutput, error) {
-	if err := db.beginWrite(ctx, "BatchWriteItem", in, mode); err != nil {
-		return nil, wrapOp("BatchWriteItem", err)
-	}
-	out, err := db.batchWrite(in)
-	return out, wrapOp("BatchWriteItem", err)
+	return serveWrite(ctx, db, "BatchWriteItem", in, mode, db.batchWrite)
 }
 
 type writeOp struct {
