@@ -106,13 +106,21 @@ func (f keyFlag) Set(v string) error {
 // keyError is an error about the --key arg given for src, naming the
 // table it is for.
 func keyError(arg string, src offline.Source, why string) error {
-	return fmt.Errorf("--key %s for %s: %s (--key applies to the --data before it)", shownValue(arg), sourceTable(src, false), why)
+	return fmt.Errorf("--key %s for %s: %s (--key applies to the --data before it)", shownValue(arg), sourceTable(src, jsonUnknown), why)
 }
+
+// jsonContent is what a .json --data file is known to hold.
+type jsonContent int
+
+const (
+	jsonUnknown jsonContent = iota // items, or a Workbench model
+	jsonItems                      // items: loading them is what failed
+)
 
 // sourceTable names the table a --data source loads, as far as the
 // command line tells: "table orders" from orders=… or from orders.jsonl,
 // else "--data PATH" (an export folder or a model names its own tables).
-func sourceTable(src offline.Source, items bool) string {
+func sourceTable(src offline.Source, content jsonContent) string {
 	if src.Table != "" {
 		return "table " + src.Table
 	}
@@ -122,7 +130,7 @@ func sourceTable(src offline.Source, items bool) string {
 		name = strings.TrimSuffix(name, ext)
 	}
 	named := name != base && name != ""
-	if strings.HasSuffix(strings.TrimSuffix(base, ".gz"), ".json") && !items {
+	if strings.HasSuffix(strings.TrimSuffix(base, ".gz"), ".json") && content == jsonUnknown {
 		named = false // a .json file may be a Workbench model, which names its tables
 	}
 	if named {
@@ -177,7 +185,7 @@ func keyLoadError(err error, d *dataFlags) error {
 	if arg == "" || strings.Contains(le.Msg, "declared by the model") {
 		return err // the key schema is the model's, not --key's
 	}
-	return fmt.Errorf("--key %s for %s: %w (--key applies to the --data before it)", shownValue(arg), sourceTable(d.sources[i], true), err)
+	return fmt.Errorf("--key %s for %s: %w (--key applies to the --data before it)", shownValue(arg), sourceTable(d.sources[i], jsonItems), err)
 }
 
 func exists(path string) bool {
