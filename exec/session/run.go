@@ -238,7 +238,7 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 		return err
 	}
 	text := planner.ExplainWith(p, env.Analysis.Line)
-	text += "actual total: " + FormatStatsText(stats.Snapshot(), false, s.ReadPrice)[3:] + "\n"
+	text += "actual total: " + FormatStatsText(stats.Snapshot(), Completed, s.ReadPrice)[3:] + "\n"
 	_, err = io.WriteString(s.Out, text)
 	s.report(stats, err)
 	return err
@@ -280,7 +280,11 @@ func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 func (s *Session) report(stats *exec.Stats, runErr error) {
 	switch s.Stats {
 	case StatsText:
-		fmt.Fprintln(s.Err, FormatStatsText(stats.Snapshot(), runErr != nil, s.ReadPrice))
+		end := Completed
+		if runErr != nil {
+			end = Failed
+		}
+		fmt.Fprintln(s.Err, FormatStatsText(stats.Snapshot(), end, s.ReadPrice))
 	case StatsJSON:
 		fmt.Fprintln(s.Err, FormatStatsJSON(stats.Snapshot(), s.ReadPrice))
 	}

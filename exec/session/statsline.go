@@ -12,12 +12,20 @@ import (
 	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
+// Outcome is how a statement ended, as its stats line tells.
+type Outcome int
+
+const (
+	Completed Outcome = iota
+	Failed            // the rows are those "before the error"
+)
+
 // FormatStatsText renders one line: rows, requests by operation, pages,
 // items read vs returned, consumed read capacity by table/index, time.
-func FormatStatsText(s exec.Snapshot, failed bool, pricePerMillion float64) string {
+func FormatStatsText(s exec.Snapshot, end Outcome, pricePerMillion float64) string {
 	var parts []string
 	rows := plural.Of(s.Rows, "row")
-	if failed {
+	if end == Failed {
 		rows += " before the error"
 	}
 	parts = append(parts, rows)

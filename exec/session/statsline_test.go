@@ -21,7 +21,7 @@ func TestStatsTextCountsNouns(t *testing.T) {
 		{exec.Snapshot{Requests: map[string]int{}, ItemsRead: 0, Rows: 2},
 			"-- 2 rows · 0 requests · 0 items read, 0 returned · RCU 0 · 0µs"},
 	} {
-		if got := FormatStatsText(tc.snap, false, 0); got != tc.want {
+		if got := FormatStatsText(tc.snap, Completed, 0); got != tc.want {
 			t.Errorf("got  %s\nwant %s", got, tc.want)
 		}
 	}
