@@ -26,3 +26,16 @@ func TestStatsTextCountsNouns(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsTextFailed checks that the line of a failed statement says its
+// rows came before the error, and a completed one's does not.
+func TestStatsTextFailed(t *testing.T) {
+	snap := exec.Snapshot{Requests: map[string]int{"Query": 1}, Pages: 1, ItemsRead: 3, ItemsReturned: 3, Rows: 1}
+	want := "-- 1 row before the error · 1 request (Query 1) · 1 page · 3 items read, 3 returned · RCU 0 · 0µs"
+	if got := FormatStatsText(snap, Failed, 0); got != want {
+		t.Errorf("failed:\ngot  %s\nwant %s", got, want)
+	}
+	if got := FormatStatsText(snap, Completed, 0); got != "-- 1 row · 1 request (Query 1) · 1 page · 3 items read, 3 returned · RCU 0 · 0µs" {
+		t.Errorf("completed: got %s", got)
+	}
+}
