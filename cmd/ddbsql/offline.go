@@ -42,7 +42,7 @@ func (f dataFlag) String() string {
 func (f dataFlag) Set(v string) error {
 	src := offline.Source{Path: v}
 	if name, path, ok := strings.Cut(v, "="); ok && !strings.ContainsAny(name, `/\`) {
-		if !validTableName(name) {
+		if !offline.ValidTableName(name) {
 			return fmt.Errorf("--data %s: %q is not a valid table name (3 to 255 characters: letters, digits, _ - .); for a file whose name holds =, write --data TABLE=./%s", shownValue(v), name, v)
 		}
 		if path == "" {
@@ -54,22 +54,6 @@ func (f dataFlag) Set(v string) error {
 	f.d.sources = append(f.d.sources, src)
 	f.d.keyArgs = append(f.d.keyArgs, "")
 	return nil
-}
-
-// validTableName reports whether s is a valid DynamoDB table name: 3 to
-// 255 of a-z A-Z 0-9 _ - .
-func validTableName(s string) bool {
-	if len(s) < 3 || len(s) > 255 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-', c == '.':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // keyFlag is the flag.Value of --key: it applies to the --data before it.
