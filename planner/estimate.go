@@ -198,11 +198,11 @@ func readFactor(consistent bool) float64 {
 // a read ("" when they can): no items, or no bytes for some items, which
 // is what a new or freshly loaded table shows until DynamoDB refreshes the
 // figures.
-func stale(items, bytes int64) string {
+func stale(items, size int64) string {
 	switch {
 	case items <= 0:
 		return "0 items"
-	case bytes <= 0:
+	case size <= 0:
 		return "0 bytes for " + plural.Of(items, "item")
 	}
 	return ""
@@ -211,7 +211,7 @@ func stale(items, bytes int64) string {
 // staleFor says the same of a named table or index ("table app", "index
 // GSI1 of app"): "0 items for table app", "0 bytes for the 12 items of
 // table app".
-func staleFor(items, bytes int64, target string) string {
+func staleFor(items, size int64, target string) string {
 	if items <= 0 {
 		return "0 items for " + target
 	}
@@ -222,8 +222,8 @@ func staleFor(items, bytes int64, target string) string {
 }
 
 // unitsFor rounds a read of n bytes up to whole 4 KB units (at least one).
-func unitsFor(bytes float64) float64 {
-	return math.Max(1, math.Ceil(bytes/readUnitBytes))
+func unitsFor(size float64) float64 {
+	return math.Max(1, math.Ceil(size/readUnitBytes))
 }
 
 // TotalEstimate sums the estimates of every DynamoDB read in the plan:
