@@ -73,7 +73,7 @@ func (op *readOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 	}
 	if op.scan != nil {
-		pg, err := op.scan.next(false)
+		pg, err := op.scan.next(skipEmpty)
 		if err != nil {
 			return nil, err
 		}
@@ -158,7 +158,7 @@ func (op *countOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	defer segs.stop()
 	var total int64
 	for {
-		pg, err := segs.next(true)
+		pg, err := segs.next(keepEmpty)
 		if err == io.EOF {
 			break
 		}

@@ -234,7 +234,7 @@ func (d *distinctAcc) add(v value.Value) error {
 	if v.IsNull() {
 		return nil
 	}
-	k := string(value.AppendBinary(nil, v))
+	k := valueKey(v)
 	if _, ok := d.seen[k]; ok {
 		return nil
 	}

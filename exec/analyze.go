@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // Analysis collects per-node figures for EXPLAIN ANALYZE: rows produced,
@@ -49,7 +50,7 @@ func (a *Analysis) Line(n planner.Node) (string, bool) {
 	if !ok {
 		return "never ran", true
 	}
-	line := fmt.Sprintf("%s, %s", count(na.rows, "row"), roundDuration(na.time))
+	line := fmt.Sprintf("%s, %s", plural.Of(na.rows, "row"), roundDuration(na.time))
 	if na.rows == 0 && na.time == 0 {
 		// Not an operator: a read that is part of one (a lookup's fetch),
 		// whose rows are its operator's.
@@ -57,11 +58,11 @@ func (a *Analysis) Line(n planner.Node) (string, bool) {
 	}
 	s := na.stats.Snapshot()
 	if total := s.TotalRequests(); total > 0 {
-		line += "; " + count(int64(total), "request")
+		line += "; " + plural.Of(total, "request")
 		if s.Pages > 0 {
-			line += ", " + count(int64(s.Pages), "page")
+			line += ", " + plural.Of(s.Pages, "page")
 		}
-		line += fmt.Sprintf(", %s read, %d returned, %s RCU", count(s.ItemsRead, "item"), s.ItemsReturned, planner.FormatRCU(s.RCU))
+		line += fmt.Sprintf(", %s read, %d returned, %s RCU", plural.Of(s.ItemsRead, "item"), s.ItemsReturned, planner.FormatRCU(s.RCU))
 	}
 	return line, true
 }
@@ -109,10 +110,3 @@ func (op *analyzedOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 func (op *analyzedOp) Close() error { return op.inner.Close() }
-
-func count(n int64, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}

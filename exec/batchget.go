@@ -41,7 +41,7 @@ func batchGet(ctx context.Context, env *Env, node planner.Node, in *dynamodb.Bat
 			found = append(found, conv...)
 			n += len(items)
 		}
-		if err := env.afterResponse(node, "BatchGetItem", int64(n), int64(n), false, out.ConsumedCapacity...); err != nil {
+		if err := env.afterResponse(node, Response{Op: "BatchGetItem", Read: int64(n), Returned: int64(n), Capacity: out.ConsumedCapacity}); err != nil {
 			return nil, err
 		}
 		pending := 0
@@ -80,34 +80,15 @@ func sleepBackoff(ctx context.Context, round int) error {
 	}
 }
 
-// keyString encodes an item's key attributes for matching.
-func keyString(item value.Value, keys []string) string {
-	var b []byte
-	for _, k := range keys {
-		b = value.AppendBinary(b, item.Attr(k))
-	}
-	return string(b)
-}
-
-// keyStringAV encodes a request key the same way.
-func keyStringAV(key map[string]types.AttributeValue, keys []string) string {
-	var b []byte
-	for _, k := range keys {
-		v, _ := value.FromAttributeValue(key[k])
-		b = value.AppendBinary(b, v)
-	}
-	return string(b)
-}
-
 // inKeyOrder returns found items in the order of the requested keys.
 func inKeyOrder(found []value.Value, requested []map[string]types.AttributeValue, keys []string) []value.Value {
 	byKey := make(map[string]value.Value, len(found))
 	for _, it := range found {
-		byKey[keyString(it, keys)] = it
+		byKey[itemKey(keys, it.Attr)] = it
 	}
 	out := make([]value.Value, 0, len(found))
 	for _, k := range requested {
-		if it, ok := byKey[keyStringAV(k, keys)]; ok {
+		if it, ok := byKey[itemKey(keys, requestAttr(k))]; ok {
 			out = append(out, it)
 		}
 	}

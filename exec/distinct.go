@@ -5,7 +5,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"github.com/ddbsql/ddbsql/exec/value"
 )
@@ -45,22 +44,13 @@ func (op *distinctOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			}
 			mask.Append(!dup)
 		}
-		m := mask.NewArray()
+		out, err := keepRows(ctx, op.env, in, mask, kept, "distinct")
 		mask.Release()
-		if kept == n {
-			m.Release()
-			return in, nil
-		}
-		if kept == 0 {
-			m.Release()
-			in.Release()
-			continue
-		}
-		out, err := compute.FilterRecordBatch(compute.WithAllocator(ctx, op.env.Mem), in, m, compute.DefaultFilterOptions())
-		m.Release()
-		in.Release()
 		if err != nil {
-			return nil, execErrorf(CodeInternal, "distinct: %v", err)
+			return nil, err
+		}
+		if out == nil {
+			continue // every row was a duplicate
 		}
 		return out, nil
 	}

@@ -52,7 +52,7 @@ func fetchItems(ctx context.Context, env *Env, node *planner.Fetch, items []valu
 	var keys []map[string]types.AttributeValue
 	seen := map[string]bool{}
 	for _, it := range items {
-		enc := keyString(it, node.KeyAttrs)
+		enc := itemKey(node.KeyAttrs, it.Attr)
 		if seen[enc] {
 			continue
 		}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"github.com/ddbsql/ddbsql/exec/eval"
 	"github.com/ddbsql/ddbsql/planner/expr"
@@ -57,21 +56,7 @@ func (op *filterOp) apply(ctx context.Context, in arrow.RecordBatch) (arrow.Reco
 		}
 		mask.UnsafeAppend(keep)
 	}
-	switch kept {
-	case n:
-		return in, nil
-	case 0:
-		in.Release()
-		return nil, nil
-	}
-	m := mask.NewArray()
-	defer m.Release()
-	out, err := compute.FilterRecordBatch(compute.WithAllocator(ctx, op.env.Mem), in, m, compute.DefaultFilterOptions())
-	in.Release()
-	if err != nil {
-		return nil, execErrorf(CodeInternal, "filter: %v", err)
-	}
-	return out, nil
+	return keepRows(ctx, op.env, in, mask, kept, "filter")
 }
 
 func (op *filterOp) Close() error { return op.input.Close() }

@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
@@ -58,11 +57,8 @@ func (op *getOp) step(ctx context.Context) ([]value.Value, bool, error) {
 		if out.Item != nil {
 			n = 1
 		}
-		var caps []types.ConsumedCapacity
-		if out.ConsumedCapacity != nil {
-			caps = append(caps, *out.ConsumedCapacity)
-		}
-		if err := op.env.afterResponse(a, "GetItem", n, n, false, caps...); err != nil {
+		r := Response{Op: "GetItem", Read: n, Returned: n, Capacity: capacityOf(out.ConsumedCapacity)}
+		if err := op.env.afterResponse(a, r); err != nil {
 			return nil, false, err
 		}
 		if out.Item == nil {

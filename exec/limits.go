@@ -6,8 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -74,13 +72,13 @@ func (e *Env) beforeRequest(ctx context.Context, op string) error {
 // that sent it, paces the limiter, and enforces the RCU budget: once the
 // statement has consumed more than Budget, it stops with an error rather
 // than return a partial result.
-func (e *Env) afterResponse(node planner.Node, op string, read, returned int64, page bool, capacity ...types.ConsumedCapacity) error {
-	e.Stats.Request(op, read, returned, page, capacity...)
+func (e *Env) afterResponse(node planner.Node, r Response) error {
+	e.Stats.Request(r)
 	if e.Analysis != nil {
-		e.Analysis.stats(node).Request(op, read, returned, page, capacity...)
+		e.Analysis.stats(node).Request(r)
 	}
 	var units float64
-	for _, c := range capacity {
+	for _, c := range r.Capacity {
 		if c.CapacityUnits != nil {
 			units += *c.CapacityUnits
 		}

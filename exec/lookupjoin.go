@@ -100,7 +100,7 @@ func (op *lookupJoinOp) step(ctx context.Context) error {
 			if v.Kind() == value.Missing {
 				continue
 			}
-			k := lookupKey(v)
+			k := valueKey(v)
 			if _, cached := op.cache[k]; !cached {
 				fresh[k] = v
 			}
@@ -113,7 +113,7 @@ func (op *lookupJoinOp) step(ctx context.Context) error {
 		matches := make([][]value.Value, len(p.values))
 		for i, v := range p.values {
 			if v.Kind() != value.Missing {
-				matches[i] = op.cache[lookupKey(v)]
+				matches[i] = op.cache[valueKey(v)]
 			}
 		}
 		out, err := op.emitter.emit(p.rec, matches)
@@ -145,8 +145,6 @@ func (op *lookupJoinOp) probe(rec arrow.RecordBatch) (pending, error) {
 	return p, nil
 }
 
-func lookupKey(v value.Value) string { return string(value.AppendBinary(nil, v)) }
-
 // resolve looks up every fresh value and fills the cache (values without
 // items map to nil, so they are not looked up again).
 func (op *lookupJoinOp) resolve(ctx context.Context, fresh map[string]value.Value) error {
@@ -174,7 +172,7 @@ func (op *lookupJoinOp) resolve(ctx context.Context, fresh map[string]value.Valu
 		}
 	}
 	for _, it := range found {
-		k := lookupKey(it.Attr(op.node.Attr))
+		k := valueKey(it.Attr(op.node.Attr))
 		op.cache[k] = append(op.cache[k], it)
 	}
 	return nil

@@ -87,11 +87,8 @@ func (p *pager) next(ctx context.Context) (page, error) {
 		}
 		raw, lek, count, scanned, cc = out.Items, out.LastEvaluatedKey, out.Count, out.ScannedCount, out.ConsumedCapacity
 	}
-	var caps []types.ConsumedCapacity
-	if cc != nil {
-		caps = append(caps, *cc)
-	}
-	if err := p.env.afterResponse(p.node, p.op(), int64(scanned), int64(count), true, caps...); err != nil {
+	r := Response{Op: p.op(), Read: int64(scanned), Returned: int64(count), Page: true, Capacity: capacityOf(cc)}
+	if err := p.env.afterResponse(p.node, r); err != nil {
 		return page{}, err
 	}
 	p.advance(lek, scanned)

@@ -52,11 +52,8 @@ func (p *pager) rawNext(ctx context.Context) (page, error) {
 		p.env.failedRequest(p.node, p.op())
 		return page{}, DynamoError(p.op(), err)
 	}
-	var caps []types.ConsumedCapacity
-	if rp.ConsumedCapacity != nil {
-		caps = append(caps, *rp.ConsumedCapacity)
-	}
-	if err := p.env.afterResponse(p.node, p.op(), int64(rp.ScannedCount), int64(rp.Count), true, caps...); err != nil {
+	r := Response{Op: p.op(), Read: int64(rp.ScannedCount), Returned: int64(rp.Count), Page: true, Capacity: capacityOf(rp.ConsumedCapacity)}
+	if err := p.env.afterResponse(p.node, r); err != nil {
 		if rp.Batch != nil {
 			rp.Batch.Release()
 		}

@@ -82,9 +82,17 @@ func (r *segmentReader) read(ctx context.Context, p *pager) bool {
 	}
 }
 
-// next returns the next non-empty page (or, with counts, any page), io.EOF
-// when every segment has finished.
-func (r *segmentReader) next(wantEmpty bool) (segmentPage, error) {
+// emptyPages says whether segmentReader.next returns pages with no items.
+type emptyPages int
+
+const (
+	skipEmpty emptyPages = iota // reading items: an empty page adds nothing
+	keepEmpty                   // counting: every page carries its count
+)
+
+// next returns the next page (skipping empty ones unless asked to keep
+// them), io.EOF when every segment has finished.
+func (r *segmentReader) next(empty emptyPages) (segmentPage, error) {
 	for r.running > 0 {
 		var msg segmentPage
 		select {
@@ -101,7 +109,7 @@ func (r *segmentReader) next(wantEmpty bool) (segmentPage, error) {
 		case msg.err != nil:
 			r.stop()
 			return segmentPage{}, msg.err
-		case len(msg.items) > 0 || (msg.rec != nil && msg.rec.NumRows() > 0) || wantEmpty:
+		case len(msg.items) > 0 || (msg.rec != nil && msg.rec.NumRows() > 0) || empty == keepEmpty:
 			return msg, nil
 		case msg.rec != nil:
 			msg.rec.Release()

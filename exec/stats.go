@@ -28,26 +28,42 @@ func NewStats() *Stats {
 	return &Stats{start: time.Now(), requests: map[string]int{}, byTarget: map[string]float64{}}
 }
 
+// Response is what one DynamoDB response adds to the statistics.
+type Response struct {
+	Op             string // "GetItem", "BatchGetItem", "Query" or "Scan"
+	Read, Returned int64  // items read (before any filter) and returned
+	Page           bool   // a Query or Scan page, counted in the pages
+	Capacity       []types.ConsumedCapacity
+}
+
+// capacityOf lists a single response's ConsumedCapacity, if any.
+func capacityOf(c *types.ConsumedCapacity) []types.ConsumedCapacity {
+	if c == nil {
+		return nil
+	}
+	return []types.ConsumedCapacity{*c}
+}
+
 // Request records one DynamoDB response.
-func (s *Stats) Request(op string, read, returned int64, page bool, capacity ...types.ConsumedCapacity) {
+func (s *Stats) Request(r Response) {
 	if s == nil {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requests[op]++
-	if page {
+	s.requests[r.Op]++
+	if r.Page {
 		s.pages++
 	}
-	s.itemsRead += read
-	s.itemsReturned += returned
-	for _, c := range capacity {
+	s.itemsRead += r.Read
+	s.itemsReturned += r.Returned
+	for _, c := range r.Capacity {
 		s.addCapacity(c)
 	}
 }
 
 // UnitRequest records a request that failed or returned nothing countable.
-func (s *Stats) UnitRequest(op string) { s.Request(op, 0, 0, false) }
+func (s *Stats) UnitRequest(op string) { s.Request(Response{Op: op}) }
 
 func (s *Stats) addCapacity(c types.ConsumedCapacity) {
 	table := ""

@@ -6,7 +6,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/planner"
@@ -98,21 +97,7 @@ func (op *unionOp) dedup(ctx context.Context, in arrow.RecordBatch) (arrow.Recor
 		}
 		mask.UnsafeAppend(!dup)
 	}
-	switch kept {
-	case n:
-		return in, nil
-	case 0:
-		in.Release()
-		return nil, nil
-	}
-	m := mask.NewArray()
-	defer m.Release()
-	out, err := compute.FilterRecordBatch(compute.WithAllocator(ctx, op.env.Mem), in, m, compute.DefaultFilterOptions())
-	in.Release()
-	if err != nil {
-		return nil, execErrorf(CodeInternal, "union: %v", err)
-	}
-	return out, nil
+	return keepRows(ctx, op.env, in, mask, kept, "union")
 }
 
 func (op *unionOp) closeInput() {

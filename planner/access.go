@@ -43,6 +43,15 @@ func (p path) name() string {
 
 func (p path) global() bool { return p.index != nil && p.index.Global }
 
+// indexOrTable names what a read of the given index (or of the table, for
+// "") reads: "index" or "table".
+func indexOrTable(index string) string {
+	if index != "" {
+		return "index"
+	}
+	return "table"
+}
+
 // keyAttrs are the key attributes of the path itself (what a Query's
 // FilterExpression may not mention).
 func (p path) keyAttrs() []string {
@@ -280,7 +289,7 @@ func scanErrorBecause(t *TableDef, p path, why, where string) *Error {
 	}
 	e := errorf(CodeScanNotAllowed,
 		"this statement needs a Scan of %s: %s. A Scan reads, and bills, the whole %s%s.\n%s: %s",
-		target, why, map[bool]string{true: "index", false: "table"}[p.index != nil], sizeNote(t, p), t.Name, t.KeySummary())
+		target, why, indexOrTable(p.name()), sizeNote(t, p), t.Name, t.KeySummary())
 	e.Scan = &ScanEstimate{Table: t.Name, Index: p.name(), ItemCount: t.ItemCount, SizeBytes: t.SizeBytes}
 	if p.index != nil {
 		e.Scan.ItemCount, e.Scan.SizeBytes = p.index.ItemCount, p.index.SizeBytes

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // Estimate is what the planner expects the reads of a plan node to cost,
@@ -144,7 +146,7 @@ func (e Estimate) unknownText(why string) string {
 		s = known.figures() + ", plus " + s
 	}
 	if items, rcu, ok := e.unknownBound(); ok {
-		s += fmt.Sprintf("; LIMIT bounds it: at most %s, %s RCU (items are at most 400 KB)", plural(items, "item"), FormatRCU(rcu))
+		s += fmt.Sprintf("; LIMIT bounds it: at most %s, %s RCU (items are at most 400 KB)", plural.Of(items, "item"), FormatRCU(rcu))
 	}
 	return s
 }
@@ -167,14 +169,7 @@ func (e Estimate) figures() string {
 	if e.AtLeast {
 		ge = "≥"
 	}
-	return fmt.Sprintf("%s%s, %s%s, %s%s RCU", ge, plural(e.Requests, "request"), ge, plural(e.Items, "item"), ge, FormatRCU(e.RCU))
-}
-
-func plural(n int64, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.FormatInt(n, 10) + " " + word + "s"
+	return fmt.Sprintf("%s%s, %s%s, %s%s RCU", ge, plural.Of(e.Requests, "request"), ge, plural.Of(e.Items, "item"), ge, FormatRCU(e.RCU))
 }
 
 // FormatRCU prints capacity units without float noise.
@@ -203,12 +198,12 @@ func readFactor(consistent bool) float64 {
 // a read ("" when they can): no items, or no bytes for some items, which
 // is what a new or freshly loaded table shows until DynamoDB refreshes the
 // figures.
-func stale(items, bytes int64) string {
+func stale(items, size int64) string {
 	switch {
 	case items <= 0:
 		return "0 items"
-	case bytes <= 0:
-		return "0 bytes for " + plural(items, "item")
+	case size <= 0:
+		return "0 bytes for " + plural.Of(items, "item")
 	}
 	return ""
 }
@@ -216,7 +211,7 @@ func stale(items, bytes int64) string {
 // staleFor says the same of a named table or index ("table app", "index
 // GSI1 of app"): "0 items for table app", "0 bytes for the 12 items of
 // table app".
-func staleFor(items, bytes int64, target string) string {
+func staleFor(items, size int64, target string) string {
 	if items <= 0 {
 		return "0 items for " + target
 	}
@@ -227,8 +222,8 @@ func staleFor(items, bytes int64, target string) string {
 }
 
 // unitsFor rounds a read of n bytes up to whole 4 KB units (at least one).
-func unitsFor(bytes float64) float64 {
-	return math.Max(1, math.Ceil(bytes/readUnitBytes))
+func unitsFor(size float64) float64 {
+	return math.Max(1, math.Ceil(size/readUnitBytes))
 }
 
 // TotalEstimate sums the estimates of every DynamoDB read in the plan:

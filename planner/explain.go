@@ -11,6 +11,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // Explain renders the plan as an indented tree. Client-side operators say
@@ -96,7 +97,7 @@ func describe(n Node) (string, []string) {
 	case *Sort:
 		keys := make([]string, len(t.Keys))
 		for i, k := range t.Keys {
-			keys[i] = k.Expr.String() + map[bool]string{true: " DESC", false: " ASC"}[k.Desc]
+			keys[i] = k.Expr.String() + " " + order(k.Desc)
 		}
 		title := "Sort (client): " + strings.Join(keys, ", ")
 		if t.TopN > 0 {
@@ -222,7 +223,7 @@ func describeAccess(a *Access) (string, []string) {
 		if len(a.Queries) > 1 {
 			how := "results concatenated in IN-list order"
 			if a.Merge != nil {
-				how = "results merged by " + a.Merge.Attr + map[bool]string{true: " DESC", false: " ASC"}[a.Merge.Desc]
+				how = "results merged by " + a.Merge.Attr + " " + order(a.Merge.Desc)
 			}
 			d = append(d, fmt.Sprintf("%d Queries, one per partition key value, run concurrently; %s", len(a.Queries), how))
 		}
@@ -230,7 +231,7 @@ func describeAccess(a *Access) (string, []string) {
 		for _, s := range a.Scans {
 			reqs = append(reqs, scanFields(s))
 		}
-		d = append(d, fmt.Sprintf("reads the whole %s (segments: %d)", map[bool]string{true: "index", false: "table"}[a.Index != ""], len(a.Scans)))
+		d = append(d, fmt.Sprintf("reads the whole %s (segments: %d)", indexOrTable(a.Index), len(a.Scans)))
 	}
 	for i, r := range reqs {
 		if len(reqs) > 1 {
@@ -309,7 +310,7 @@ func batchFields(b *dynamodb.BatchGetItemInput) []string {
 	sort.Strings(tables)
 	for _, t := range tables {
 		ka := b.RequestItems[t]
-		f.add("RequestItems."+t+".Keys", plural(int64(len(ka.Keys)), "key"))
+		f.add("RequestItems."+t+".Keys", plural.Of(len(ka.Keys), "key"))
 		for _, k := range ka.Keys {
 			f = append(f, "  "+itemJSON(k))
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/value"
@@ -180,7 +181,13 @@ func (jp *joinPlanner) lookup(probe Node, st plannedStep) (Node, bool, error) {
 		}
 	}
 	r := jp.reader(st.item, sp.opts)
-	filters, client, cond := r.split(used, p.keyAttrs(), !covers, p, lt.op == OpQuery)
+	var filters, client []expr.Expr
+	var cond *expression.ConditionBuilder
+	if lt.op == OpQuery {
+		filters, client, cond = r.split(used, p.keyAttrs(), !covers, p)
+	} else {
+		client = r.unused(used) // key lookups take no FilterExpression
+	}
 	lj.Filters = filters
 	residual = append(residual, client...)
 	lj.Residual = expr.And(residual)

@@ -171,18 +171,30 @@ func consistentError(t *TableDef, ix *IndexDef) *Error {
 		withHint("drop --consistent for this statement, or query the base table or a local secondary index")
 }
 
+// unused lists the WHERE conjuncts the key does not use, in order: with no
+// FilterExpression (GetItem, BatchGetItem) they all run on the client.
+func (r *reader) unused(used map[int]bool) []expr.Expr {
+	var client []expr.Expr
+	for i, c := range r.conjuncts {
+		if !used[i] {
+			client = append(client, c)
+		}
+	}
+	return client
+}
+
 // split assigns each remaining WHERE conjunct to the FilterExpression or the
 // client. keyAttrs are attributes a Query's FilterExpression may not use;
 // when fetch is set, conjuncts over attributes the index does not project
 // must wait for the fetched items.
-func (r *reader) split(used map[int]bool, keyAttrs []string, fetch bool, p path, allowFilter bool) (filters, client []expr.Expr, cond *expression.ConditionBuilder) {
+func (r *reader) split(used map[int]bool, keyAttrs []string, fetch bool, p path) (filters, client []expr.Expr, cond *expression.ConditionBuilder) {
 	t, src := r.from.table, r.src
 	var budget filterBudget
 	for i, c := range r.conjuncts {
 		if used[i] {
 			continue
 		}
-		if !allowFilter || conjunctUsesAny(c, src, keyAttrs) || (fetch && !conjunctProjected(c, src, t, p)) {
+		if conjunctUsesAny(c, src, keyAttrs) || (fetch && !conjunctProjected(c, src, t, p)) {
 			client = append(client, c)
 			continue
 		}
@@ -201,7 +213,7 @@ func (r *reader) planGet(req readRequest, keys []map[string]value.Value, usedIdx
 	for _, i := range usedIdx {
 		used[i] = true
 	}
-	_, client, _ := r.split(used, nil, false, path{}, false)
+	client := r.unused(used)
 	spec := readSpec{table: t.Name, consistent: r.opts.Consistent, projection: req.need.projection(client, t, r.src)}
 	if len(keys) > 1 && spec.projection != nil {
 		// BatchGetItem answers in any order; exec matches items to the
@@ -265,7 +277,7 @@ func (r *reader) planQuery(req readRequest, qc queryChoice) (*readPlan, error) {
 		usedIdx = append(usedIdx, qc.skCond.conjunct)
 	}
 	fetch := !qc.covers
-	filters, client, cond := r.split(used, qc.path.keyAttrs(), fetch, qc.path, true)
+	filters, client, cond := r.split(used, qc.path.keyAttrs(), fetch, qc.path)
 	pkValues := distinct(qc.pkCond.values)
 
 	fixed := []string{qc.path.pk.Name}
@@ -327,7 +339,7 @@ func (r *reader) planQuery(req readRequest, qc queryChoice) (*readPlan, error) {
 func (r *reader) planScan(req readRequest, p path, coverNeed needs) (*readPlan, error) {
 	t := r.from.table
 	fetch := !p.covers(t, coverNeed)
-	filters, client, cond := r.split(nil, nil, fetch, p, true)
+	filters, client, cond := r.split(nil, nil, fetch, p)
 	rp := &readPlan{client: client, orderSatisfied: len(req.order) == 0}
 	rp.counted = req.countOnly && len(client) == 0
 	spec := readSpec{table: t.Name, index: p.name(), filter: cond,

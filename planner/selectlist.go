@@ -8,6 +8,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // selectItem is one bound select-list expression and its output name.
@@ -99,7 +100,7 @@ func (sp *selectPlanner) resolveOrdinal(e sqlparser.Expr, clause string) (expr.E
 		return nil, true, errorf(CodeInvalid, "%s %s: ordinals need an explicit select list, not SELECT *", clause, lit.Val)
 	}
 	if i < 1 || i > int64(len(sp.items)) {
-		return nil, true, errorf(CodeInvalid, "%s %s is out of range: the select list has %s", clause, lit.Val, plural(int64(len(sp.items)), "column"))
+		return nil, true, errorf(CodeInvalid, "%s %s is out of range: the select list has %s", clause, lit.Val, plural.Of(len(sp.items), "column"))
 	}
 	return sp.items[i-1].expr, true, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // completionSeparators end the word that a suggestion replaces. '.', '-',
@@ -372,10 +373,10 @@ func keySchemaText(d *planner.TableDef) string {
 		}
 	}
 	if gsi > 0 {
-		s += " · " + plural(gsi, "GSI")
+		s += " · " + plural.Of(gsi, "GSI")
 	}
 	if lsi > 0 {
-		s += " · " + plural(lsi, "LSI")
+		s += " · " + plural.Of(lsi, "LSI")
 	}
 	return s
 }
@@ -391,11 +392,4 @@ func indexText(ix planner.IndexDef) string {
 		s += fmt.Sprintf(" / %s (%s)", ix.SK.Name, ix.SK.Type)
 	}
 	return s + " · " + ix.Projection.Type
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

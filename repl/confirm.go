@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // scanQuestion is what the REPL asks before a statement that needs a Scan:
@@ -32,7 +33,7 @@ func scanQuestion(est planner.ScanEstimate, consistent bool) string {
 	}
 	rcu := int64(math.Ceil(float64(est.SizeBytes) / 4096 * perUnit))
 	return fmt.Sprintf("Scan %s: reads the whole %s (~%s, ~%.1f MB, ~%d RCU). Run it? [y/N] ",
-		target, what, plural(int(est.ItemCount), "item"), float64(est.SizeBytes)/1e6, rcu)
+		target, what, plural.Of(int(est.ItemCount), "item"), float64(est.SizeBytes)/1e6, rcu)
 }
 
 // isYes reads an answer to a [y/N] question.

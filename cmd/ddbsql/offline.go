@@ -42,7 +42,7 @@ func (f dataFlag) String() string {
 func (f dataFlag) Set(v string) error {
 	src := offline.Source{Path: v}
 	if name, path, ok := strings.Cut(v, "="); ok && !strings.ContainsAny(name, `/\`) {
-		if !validTableName(name) {
+		if !offline.ValidTableName(name) {
 			return fmt.Errorf("--data %s: %q is not a valid table name (3 to 255 characters: letters, digits, _ - .); for a file whose name holds =, write --data TABLE=./%s", shownValue(v), name, v)
 		}
 		if path == "" {
@@ -54,22 +54,6 @@ func (f dataFlag) Set(v string) error {
 	f.d.sources = append(f.d.sources, src)
 	f.d.keyArgs = append(f.d.keyArgs, "")
 	return nil
-}
-
-// validTableName reports whether s is a valid DynamoDB table name: 3 to
-// 255 of a-z A-Z 0-9 _ - .
-func validTableName(s string) bool {
-	if len(s) < 3 || len(s) > 255 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-', c == '.':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // keyFlag is the flag.Value of --key: it applies to the --data before it.
@@ -106,13 +90,21 @@ func (f keyFlag) Set(v string) error {
 // keyError is an error about the --key arg given for src, naming the
 // table it is for.
 func keyError(arg string, src offline.Source, why string) error {
-	return fmt.Errorf("--key %s for %s: %s (--key applies to the --data before it)", shownValue(arg), sourceTable(src, false), why)
+	return fmt.Errorf("--key %s for %s: %s (--key applies to the --data before it)", shownValue(arg), sourceTable(src, jsonUnknown), why)
 }
+
+// jsonContent is what a .json --data file is known to hold.
+type jsonContent int
+
+const (
+	jsonUnknown jsonContent = iota // items, or a Workbench model
+	jsonItems                      // items: loading them is what failed
+)
 
 // sourceTable names the table a --data source loads, as far as the
 // command line tells: "table orders" from orders=… or from orders.jsonl,
 // else "--data PATH" (an export folder or a model names its own tables).
-func sourceTable(src offline.Source, items bool) string {
+func sourceTable(src offline.Source, content jsonContent) string {
 	if src.Table != "" {
 		return "table " + src.Table
 	}
@@ -122,7 +114,7 @@ func sourceTable(src offline.Source, items bool) string {
 		name = strings.TrimSuffix(name, ext)
 	}
 	named := name != base && name != ""
-	if strings.HasSuffix(strings.TrimSuffix(base, ".gz"), ".json") && !items {
+	if strings.HasSuffix(strings.TrimSuffix(base, ".gz"), ".json") && content == jsonUnknown {
 		named = false // a .json file may be a Workbench model, which names its tables
 	}
 	if named {
@@ -177,7 +169,7 @@ func keyLoadError(err error, d *dataFlags) error {
 	if arg == "" || strings.Contains(le.Msg, "declared by the model") {
 		return err // the key schema is the model's, not --key's
 	}
-	return fmt.Errorf("--key %s for %s: %w (--key applies to the --data before it)", shownValue(arg), sourceTable(d.sources[i], true), err)
+	return fmt.Errorf("--key %s for %s: %w (--key applies to the --data before it)", shownValue(arg), sourceTable(d.sources[i], jsonItems), err)
 }
 
 func exists(path string) bool {

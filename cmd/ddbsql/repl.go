@@ -15,11 +15,11 @@ import (
 
 // runREPL runs the interactive REPL; run calls it only when stdin and
 // stdout are terminals and no -e/-f script was given.
-func runREPL(ctx context.Context, io streams, sess *session.Session, cfg *config) int {
-	in, inOK := io.in.(*os.File)
-	out, outOK := io.out.(*os.File)
+func runREPL(ctx context.Context, st streams, sess *session.Session, cfg *config) int {
+	in, inOK := st.in.(*os.File)
+	out, outOK := st.out.(*os.File)
 	if !inOK || !outOK {
-		fmt.Fprintln(io.err, "error: the interactive REPL needs a terminal on stdin and stdout")
+		fmt.Fprintln(st.err, "error: the interactive REPL needs a terminal on stdin and stdout")
 		return exitUsage
 	}
 	profile := cfg.profile
@@ -30,14 +30,14 @@ func runREPL(ctx context.Context, io streams, sess *session.Session, cfg *config
 	}
 	history, err := repl.PrepareHistory(os.LookupEnv)
 	if err != nil {
-		fmt.Fprintf(io.err, "warning: %v\n", err)
+		fmt.Fprintf(st.err, "warning: %v\n", err)
 	}
 	return repl.Run(ctx, repl.Config{
 		Session:     sess,
 		Label:       promptLabel(sess.Client, profile),
 		In:          in,
 		Out:         out,
-		Err:         io.err,
+		Err:         st.err,
 		Version:     version,
 		HistoryPath: history,
 		Pager:       replPager(cfg),

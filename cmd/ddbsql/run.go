@@ -42,10 +42,10 @@ var metadataAttemptTimeout time.Duration
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
 
-func run(ctx context.Context, args []string, io streams) int {
-	code, err := safeExecute(ctx, args, io)
+func run(ctx context.Context, args []string, st streams) int {
+	code, err := safeExecute(ctx, args, st)
 	if err != nil {
-		printError(io.err, err)
+		printError(st.err, err)
 	}
 	return code
 }
@@ -53,9 +53,9 @@ func run(ctx context.Context, args []string, io streams) int {
 // safeExecute is execute with a panic outside any statement (loading
 // --data, connecting) turned into an internal error: the user sees
 // "error: internal error: …" and status 1, never a stack trace.
-func safeExecute(ctx context.Context, args []string, io streams) (code int, err error) {
+func safeExecute(ctx context.Context, args []string, st streams) (code int, err error) {
 	err = exec.Safely(func() (err error) {
-		code, err = execute(ctx, args, io)
+		code, err = execute(ctx, args, st)
 		return err
 	})
 	if exec.PanicStack(err) != nil {
@@ -67,33 +67,33 @@ func safeExecute(ctx context.Context, args []string, io streams) (code int, err 
 // execute runs the command line and returns the exit status with the error
 // that caused a failing one (usage problems are printed where they are
 // found and return no error).
-func execute(ctx context.Context, args []string, io streams) (int, error) {
-	cfg, code, ok := parseFlags(args, io.out, io.err)
+func execute(ctx context.Context, args []string, st streams) (int, error) {
+	cfg, code, ok := parseFlags(args, st.out, st.err)
 	if !ok {
 		return code, nil
 	}
 	if cfg.version {
-		fmt.Fprintf(io.out, "ddbsql %s\n", version)
+		fmt.Fprintf(st.out, "ddbsql %s\n", version)
 		return exitOK, nil
 	}
-	if len(cfg.exprs)+len(cfg.files) > 0 || !io.interactive {
+	if len(cfg.exprs)+len(cfg.files) > 0 || !st.interactive {
 		scriptMode.Store(true)
 	}
-	script, code, ok := readScript(ctx, cfg, io)
+	script, code, ok := readScript(ctx, cfg, st)
 	if !ok {
 		return code, nil
 	}
-	sess, err := connect(ctx, cfg, io)
+	sess, err := connect(ctx, cfg, st)
 	if err != nil {
 		return exitError, err
 	}
-	if len(script) == 0 && io.interactive {
+	if len(script) == 0 && st.interactive {
 		if cfg.stats == "" {
 			sess.Stats = session.StatsText
 		}
-		return runREPL(ctx, io, sess, cfg), nil
+		return runREPL(ctx, st, sess, cfg), nil
 	}
-	err = repl.RunScripts(ctx, repl.ScriptConfig{Session: sess, Out: io.out, Err: io.err}, script)
+	err = repl.RunScripts(ctx, repl.ScriptConfig{Session: sess, Out: st.out, Err: st.err}, script)
 	if code, interrupted := signalExit(ctx); interrupted {
 		return code, err
 	}
@@ -106,7 +106,7 @@ func execute(ctx context.Context, args []string, io streams) (int, error) {
 // readScript gathers the scripts from -e, -f and piped stdin, in that
 // order. Errors name their place psql style (report.sql:12:, <stdin>:3:);
 // a single -e keeps plain messages, several are told apart as -e #1, -e #2.
-func readScript(ctx context.Context, cfg *config, io streams) ([]repl.Script, int, bool) {
+func readScript(ctx context.Context, cfg *config, st streams) ([]repl.Script, int, bool) {
 	var parts []repl.Script
 	for i, e := range cfg.exprs {
 		name := ""
@@ -118,21 +118,21 @@ func readScript(ctx context.Context, cfg *config, io streams) ([]repl.Script, in
 	for _, f := range cfg.files {
 		data, err := readFile(f)
 		if err != nil {
-			fmt.Fprintf(io.err, "error: cannot read -f %s: %v\n", f, err)
+			fmt.Fprintf(st.err, "error: cannot read -f %s: %v\n", f, err)
 			return nil, exitUsage, false
 		}
 		parts = append(parts, repl.Script{Name: f, Path: f, Text: data})
 	}
 	if len(parts) == 0 {
-		if io.interactive {
+		if st.interactive {
 			return nil, exitOK, true // no script: run the REPL
 		}
-		data, err := readStdin(ctx, io.in)
+		data, err := readStdin(ctx, st.in)
 		if err != nil {
 			if code, interrupted := signalExit(ctx); interrupted {
 				return nil, code, false
 			}
-			fmt.Fprintf(io.err, "error: cannot read stdin: %v\n", err)
+			fmt.Fprintf(st.err, "error: cannot read stdin: %v\n", err)
 			return nil, exitUsage, false
 		}
 		parts = append(parts, repl.Script{Name: "<stdin>", Text: data})
@@ -170,8 +170,8 @@ func readStdin(ctx context.Context, in io.Reader) (string, error) {
 	}
 }
 
-func connect(ctx context.Context, cfg *config, io streams) (*session.Session, error) {
-	var client dynamo.Client = io.client
+func connect(ctx context.Context, cfg *config, st streams) (*session.Session, error) {
+	var client dynamo.Client = st.client
 	var raw exec.RawReader // the fast read path, for real DynamoDB connections
 	if client == nil && (cfg.demo || len(cfg.data.sources) > 0) {
 		oc, err := openOffline(ctx, cfg)
@@ -189,7 +189,7 @@ func connect(ctx context.Context, cfg *config, io streams) (*session.Session, er
 		client = conn.Client
 		raw = wire.New(conn.Client)
 	}
-	s := session.New(client, io.out, io.err)
+	s := session.New(client, st.out, st.err)
 	s.Raw = raw
 	s.Format = strings.ToLower(cfg.format)
 	s.Stats = session.StatsOff
@@ -199,9 +199,9 @@ func connect(ctx context.Context, cfg *config, io streams) (*session.Session, er
 	s.Options = planner.Options{AllowScan: cfg.allowScan, Consistent: cfg.consistent, Strict: cfg.strict, Segments: cfg.segments}
 	s.MaxRCU, s.RateLimit, s.Timeout, s.ReadPrice = cfg.maxRCU, cfg.rateLimit, cfg.timeout, cfg.readPrice
 	s.Concurrency = cfg.concurrency
-	if io.progress != nil {
-		s.Progress = io.progress
-		s.OutRedirected = io.outRedirected
+	if st.progress != nil {
+		s.Progress = st.progress
+		s.OutRedirected = st.outRedirected
 	}
 	return s, nil
 }

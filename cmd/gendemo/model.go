@@ -42,7 +42,7 @@ const modelIndent = "      " // a table's fields inside DataModel
 func writeModel(ts []*table) []byte {
 	var b bytes.Buffer
 	b.WriteString("{\n")
-	field(&b, "  ", "ModelName", "ddbsql-demo", false)
+	field(&b, "  ", "ModelName", "ddbsql-demo")
 	field(&b, "  ", "ModelMetadata", map[string]string{
 		"Author":           "ddbsql (go run ./cmd/gendemo)",
 		"DateCreated":      "May 15, 2026, 09:00 AM",
@@ -50,7 +50,7 @@ func writeModel(ts []*table) []byte {
 		"Description":      "The built-in demo of ddbsql --demo: the seed articles' single-table designs and a small shop for cross-table joins.",
 		"AWSService":       "Amazon DynamoDB",
 		"Version":          "3.0",
-	}, false)
+	})
 	b.WriteString("  \"DataModel\": [\n")
 	for i, t := range ts {
 		writeTable(&b, t)
@@ -65,14 +65,14 @@ func writeModel(ts []*table) []byte {
 
 func writeTable(b *bytes.Buffer, t *table) {
 	b.WriteString("    {\n")
-	field(b, modelIndent, "TableName", t.Name, false)
-	field(b, modelIndent, "KeyAttributes", keysOf(t.PK, t.SK), false)
-	field(b, modelIndent, "NonKeyAttributes", nonKeyAttributes(t), false)
+	field(b, modelIndent, "TableName", t.Name)
+	field(b, modelIndent, "KeyAttributes", keysOf(t.PK, t.SK))
+	field(b, modelIndent, "NonKeyAttributes", nonKeyAttributes(t))
 	if len(t.GSIs) > 0 {
-		field(b, modelIndent, "GlobalSecondaryIndexes", indexesOf(t.GSIs), false)
+		field(b, modelIndent, "GlobalSecondaryIndexes", indexesOf(t.GSIs))
 	}
 	if len(t.LSIs) > 0 {
-		field(b, modelIndent, "LocalSecondaryIndexes", indexesOf(t.LSIs), false)
+		field(b, modelIndent, "LocalSecondaryIndexes", indexesOf(t.LSIs))
 	}
 	b.WriteString(modelIndent + "\"TableData\": [\n")
 	for i, it := range t.Items {
@@ -84,23 +84,26 @@ func writeTable(b *bytes.Buffer, t *table) {
 		b.WriteString("\n")
 	}
 	b.WriteString(modelIndent + "],\n")
-	field(b, modelIndent, "DataAccess", map[string]any{"MySql": map[string]any{}}, false)
-	field(b, modelIndent, "BillingMode", "PAY_PER_REQUEST", true)
+	field(b, modelIndent, "DataAccess", map[string]any{"MySql": map[string]any{}})
+	lastField(b, modelIndent, "BillingMode", "PAY_PER_REQUEST")
 	b.WriteString("    }")
 }
 
-// field writes `"name": value` indented, with a trailing comma unless last.
-func field(b *bytes.Buffer, indent, name string, v any, last bool) {
+// field writes `"name": value` indented, followed by a comma: another
+// field comes after it.
+func field(b *bytes.Buffer, indent, name string, v any) { writeField(b, indent, name, v, ",\n") }
+
+// lastField writes the object's last `"name": value`, with no comma.
+func lastField(b *bytes.Buffer, indent, name string, v any) { writeField(b, indent, name, v, "\n") }
+
+func writeField(b *bytes.Buffer, indent, name string, v any, end string) {
 	data, err := json.MarshalIndent(v, indent, "  ")
 	if err != nil {
 		panic("gendemo: " + err.Error())
 	}
 	b.WriteString(indent + `"` + name + `": `)
 	b.Write(data)
-	if !last {
-		b.WriteString(",")
-	}
-	b.WriteString("\n")
+	b.WriteString(end)
 }
 
 func keysOf(pk, sk key) wbKeys {

@@ -289,7 +289,11 @@ func (q *query) labels() []string {
 		ls = append(ls, "hint: "+strings.Fields(q.hint)[0]+" INDEX")
 	}
 	if q.star {
-		ls = append(ls, map[bool]string{false: "SELECT *", true: "SELECT alias.*"}[q.starQualified])
+		star := "SELECT *"
+		if q.starQualified {
+			star = "SELECT alias.*"
+		}
+		ls = append(ls, star)
 	}
 	if q.limit >= 0 && q.offset >= 100 {
 		ls = append(ls, "OFFSET past the end")

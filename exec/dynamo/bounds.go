@@ -12,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
+
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // Every request a Connect client sends is bounded per attempt, with or
@@ -63,11 +65,7 @@ type NoAnswerError struct {
 }
 
 func (e *NoAnswerError) Error() string {
-	attempts := "1 attempt"
-	if e.Attempts != 1 {
-		attempts = fmt.Sprintf("%d attempts", e.Attempts)
-	}
-	return fmt.Sprintf("no answer from %s within %s per attempt, %s (%s)", e.Endpoint, e.Wait, attempts, Target(e.Op, e.Table))
+	return fmt.Sprintf("no answer from %s within %s per attempt, %s (%s)", e.Endpoint, e.Wait, plural.Of(e.Attempts, "attempt"), Target(e.Op, e.Table))
 }
 
 func (e *NoAnswerError) Unwrap() error { return e.Err }

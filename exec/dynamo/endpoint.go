@@ -24,13 +24,14 @@ type endpointSetting struct {
 var endpointVariables = []string{"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL"}
 
 // configuredEndpoint is the endpoint URL requests will go to when one is
-// configured: the flag, else what the SDK resolves from the environment and
-// the shared config (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL,
-// endpoint_url, honouring AWS_IGNORE_CONFIGURED_ENDPOINT_URLS). Building a
-// client sends nothing; it is the only way to ask the SDK which one wins.
-func configuredEndpoint(flag string, cfg aws.Config) endpointSetting {
-	if flag != "" {
-		return endpointSetting{url: flag, source: "--endpoint-url"}
+// configured: fromFlag (--endpoint-url), else what the SDK resolves from
+// the environment and the shared config (AWS_ENDPOINT_URL_DYNAMODB,
+// AWS_ENDPOINT_URL, endpoint_url, honouring
+// AWS_IGNORE_CONFIGURED_ENDPOINT_URLS). Building a client sends nothing; it
+// is the only way to ask the SDK which one wins.
+func configuredEndpoint(fromFlag string, cfg aws.Config) endpointSetting {
+	if fromFlag != "" {
+		return endpointSetting{url: fromFlag, source: "--endpoint-url"}
 	}
 	base := dynamodb.NewFromConfig(cfg).Options().BaseEndpoint
 	if base == nil || *base == "" {

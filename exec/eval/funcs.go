@@ -6,6 +6,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/funcs"
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 type funcImpl func(f expr.Func, row Row) (value.Value, error)
@@ -61,18 +62,11 @@ func call(f expr.Func, row Row) (value.Value, error) {
 func arity(s funcs.Func) string {
 	switch {
 	case s.MaxArgs == funcs.Variadic:
-		return s.Name + "() takes at least " + plural(s.MinArgs)
+		return s.Name + "() takes at least " + plural.Of(s.MinArgs, "argument")
 	case s.MinArgs == s.MaxArgs:
-		return s.Name + "() takes " + plural(s.MinArgs)
+		return s.Name + "() takes " + plural.Of(s.MinArgs, "argument")
 	}
-	return s.Name + "() takes " + itoa(s.MinArgs) + " to " + plural(s.MaxArgs)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return "1 argument"
-	}
-	return itoa(n) + " arguments"
+	return s.Name + "() takes " + itoa(s.MinArgs) + " to " + plural.Of(s.MaxArgs, "argument")
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

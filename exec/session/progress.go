@@ -10,6 +10,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // progressDelay is how long a statement runs before a progress line shows
@@ -75,7 +76,7 @@ func showProgress(w io.Writer, stats *exec.Stats, segments int, done <-chan stru
 		snap := stats.Snapshot()
 		rate := float64(snap.ItemsRead) / snap.Elapsed.Seconds()
 		desc := fmt.Sprintf("%s read · %s RCU · %s · %.0f items/s · %s",
-			plural64(snap.ItemsRead, "item"), planner.FormatRCU(snap.RCU), plural(snap.Pages, "page"), rate, snap.Elapsed.Round(time.Second))
+			plural.Of(snap.ItemsRead, "item"), planner.FormatRCU(snap.RCU), plural.Of(snap.Pages, "page"), rate, snap.Elapsed.Round(time.Second))
 		if segments > 1 {
 			desc += fmt.Sprintf(" · segments %d/%d done", snap.SegmentsDone, segments)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // prepare plans a SELECT and applies the checks that must pass before any
@@ -124,7 +125,7 @@ func (s *Session) explainFailure(err error, stats *exec.Stats) error {
 	}
 	out := *ee
 	out.Msg = fmt.Sprintf("%s (the statement had sent %s, read %s and consumed %s RCU; any rows printed are incomplete)",
-		ee.Msg, plural(snap.TotalRequests(), "request"), plural64(snap.ItemsRead, "item"), planner.FormatRCU(snap.RCU))
+		ee.Msg, plural.Of(snap.TotalRequests(), "request"), plural.Of(snap.ItemsRead, "item"), planner.FormatRCU(snap.RCU))
 	return &out
 }
 
@@ -237,7 +238,7 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 		return err
 	}
 	text := planner.ExplainWith(p, env.Analysis.Line)
-	text += "actual total: " + FormatStatsText(stats.Snapshot(), false, s.ReadPrice)[3:] + "\n"
+	text += "actual total: " + FormatStatsText(stats.Snapshot(), Completed, s.ReadPrice)[3:] + "\n"
 	_, err = io.WriteString(s.Out, text)
 	s.report(stats, err)
 	return err
@@ -279,7 +280,11 @@ func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 func (s *Session) report(stats *exec.Stats, runErr error) {
 	switch s.Stats {
 	case StatsText:
-		fmt.Fprintln(s.Err, FormatStatsText(stats.Snapshot(), runErr != nil, s.ReadPrice))
+		end := Completed
+		if runErr != nil {
+			end = Failed
+		}
+		fmt.Fprintln(s.Err, FormatStatsText(stats.Snapshot(), end, s.ReadPrice))
 	case StatsJSON:
 		fmt.Fprintln(s.Err, FormatStatsJSON(stats.Snapshot(), s.ReadPrice))
 	}

@@ -9,17 +9,23 @@ import (
 	"time"
 
 	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/planner/plural"
+)
+
+// Outcome is how a statement ended, as its stats line tells.
+type Outcome int
+
+const (
+	Completed Outcome = iota
+	Failed            // the rows are those "before the error"
 )
 
 // FormatStatsText renders one line: rows, requests by operation, pages,
 // items read vs returned, consumed read capacity by table/index, time.
-func FormatStatsText(s exec.Snapshot, failed bool, pricePerMillion float64) string {
+func FormatStatsText(s exec.Snapshot, end Outcome, pricePerMillion float64) string {
 	var parts []string
-	rows := fmt.Sprintf("%d rows", s.Rows)
-	if s.Rows == 1 {
-		rows = "1 row"
-	}
-	if failed {
+	rows := plural.Of(s.Rows, "row")
+	if end == Failed {
 		rows += " before the error"
 	}
 	parts = append(parts, rows)
@@ -27,15 +33,15 @@ func FormatStatsText(s exec.Snapshot, failed bool, pricePerMillion float64) stri
 	for _, op := range s.Operations() {
 		reqs = append(reqs, fmt.Sprintf("%s %d", op, s.Requests[op]))
 	}
-	req := plural(s.TotalRequests(), "request")
+	req := plural.Of(s.TotalRequests(), "request")
 	if len(reqs) > 0 {
 		req += " (" + strings.Join(reqs, ", ") + ")"
 	}
 	parts = append(parts, req)
 	if s.Pages > 0 {
-		parts = append(parts, plural(s.Pages, "page"))
+		parts = append(parts, plural.Of(s.Pages, "page"))
 	}
-	parts = append(parts, fmt.Sprintf("%s read, %d returned", plural64(s.ItemsRead, "item"), s.ItemsReturned))
+	parts = append(parts, fmt.Sprintf("%s read, %d returned", plural.Of(s.ItemsRead, "item"), s.ItemsReturned))
 	rcu := "RCU " + formatUnits(s.RCU)
 	if len(s.ByTarget) > 0 {
 		rcu += " (" + targets(s.ByTarget) + ")"
@@ -91,16 +97,6 @@ func FormatStatsJSON(s exec.Snapshot, pricePerMillion float64) string {
 	}
 	b, _ := json.Marshal(obj)
 	return string(b)
-}
-
-// plural counts a noun: "1 item", "2 items", "0 items".
-func plural(n int, word string) string { return plural64(int64(n), word) }
-
-func plural64(n int64, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.FormatInt(n, 10) + " " + word + "s"
 }
 
 // formatUSD prints a small amount with two significant digits: $0.0000063.

@@ -21,8 +21,21 @@ func TestStatsTextCountsNouns(t *testing.T) {
 		{exec.Snapshot{Requests: map[string]int{}, ItemsRead: 0, Rows: 2},
 			"-- 2 rows · 0 requests · 0 items read, 0 returned · RCU 0 · 0µs"},
 	} {
-		if got := FormatStatsText(tc.snap, false, 0); got != tc.want {
+		if got := FormatStatsText(tc.snap, Completed, 0); got != tc.want {
 			t.Errorf("got  %s\nwant %s", got, tc.want)
 		}
+	}
+}
+
+// TestStatsTextFailed checks that the line of a failed statement says its
+// rows came before the error, and a completed one's does not.
+func TestStatsTextFailed(t *testing.T) {
+	snap := exec.Snapshot{Requests: map[string]int{"Query": 1}, Pages: 1, ItemsRead: 3, ItemsReturned: 3, Rows: 1}
+	want := "-- 1 row before the error · 1 request (Query 1) · 1 page · 3 items read, 3 returned · RCU 0 · 0µs"
+	if got := FormatStatsText(snap, Failed, 0); got != want {
+		t.Errorf("failed:\ngot  %s\nwant %s", got, want)
+	}
+	if got := FormatStatsText(snap, Completed, 0); got != "-- 1 row · 1 request (Query 1) · 1 page · 3 items read, 3 returned · RCU 0 · 0µs" {
+		t.Errorf("completed: got %s", got)
 	}
 }

@@ -309,9 +309,9 @@ func orderable(nb expression.NameBuilder) expression.ConditionBuilder {
 	return anyType(nb, expression.String, expression.Number, expression.Binary)
 }
 
-func anyType(nb expression.NameBuilder, types ...expression.DynamoDBAttributeType) expression.ConditionBuilder {
-	conds := make([]expression.ConditionBuilder, len(types))
-	for i, typ := range types {
+func anyType(nb expression.NameBuilder, kinds ...expression.DynamoDBAttributeType) expression.ConditionBuilder {
+	conds := make([]expression.ConditionBuilder, len(kinds))
+	for i, typ := range kinds {
 		conds[i] = expression.AttributeType(nb, typ)
 	}
 	return expression.Or(conds[0], conds[1], conds[2:]...)

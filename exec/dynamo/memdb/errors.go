@@ -26,11 +26,23 @@ func validationErrorf(format string, args ...any) error {
 	return validationError(fmt.Sprintf(format, args...))
 }
 
-// notFound is ResourceNotFoundException. DescribeTable and DeleteTable name
-// the table in the message; data-plane operations do not.
-func notFound(table string, named bool) error {
+// lookup says which kind of operation looks a table up, for the text of
+// ResourceNotFoundException.
+type lookup int
+
+const (
+	// dataLookup: item operations (GetItem, Query, PutItem, ...), whose
+	// message does not name the table.
+	dataLookup lookup = iota
+	// controlLookup: DescribeTable, DeleteTable and the per-table
+	// settings, whose message names it.
+	controlLookup
+)
+
+// notFound is ResourceNotFoundException, in the words of the lookup.
+func notFound(table string, by lookup) error {
 	msg := "Requested resource not found"
-	if named {
+	if by == controlLookup {
 		msg += ": Table: " + table + " not found"
 	}
 	return &types.ResourceNotFoundException{Message: aws.String(msg)}

@@ -21,6 +21,18 @@ type exprInput struct {
 	projection *string
 }
 
+// anyExpr says whether the request has any expression (names may appear
+// in all of them).
+func (in exprInput) anyExpr() bool {
+	return in.keyCond != nil || in.condition != nil || in.filter != nil || in.projection != nil
+}
+
+// anyValueExpr says whether the request has an expression that may use
+// values (a projection takes none).
+func (in exprInput) anyValueExpr() bool {
+	return in.keyCond != nil || in.condition != nil || in.filter != nil
+}
+
 type parsedExprs struct {
 	keyCond    *cond
 	condition  *cond
@@ -104,13 +116,13 @@ func parseExpressions(in exprInput) (*parsedExprs, error) {
 }
 
 // checkExpressionParams rejects placeholder maps without expressions that
-// could use them. valueExprs names the operation's expressions that take
-// values, in DynamoDB's order; hasValueExpr says whether any is present.
-func checkExpressionParams(in exprInput, anyExpr bool, valueExprs []string, hasValueExpr bool) error {
-	if in.names != nil && !anyExpr {
+// could use them. in holds only the expressions the operation takes;
+// valueExprs names those that take values, in DynamoDB's order.
+func checkExpressionParams(in exprInput, valueExprs []string) error {
+	if in.names != nil && !in.anyExpr() {
 		return validationError("ExpressionAttributeNames can only be specified when using expressions")
 	}
-	if len(valueExprs) > 0 && in.values != nil && !hasValueExpr {
+	if len(valueExprs) > 0 && in.values != nil && !in.anyValueExpr() {
 		verb := "is"
 		if len(valueExprs) > 1 {
 			verb = "are"

@@ -14,11 +14,7 @@ import (
 // GetItem reads one item by its full key. Capacity is per item, rounded
 // up to 4 KB; a missing item costs a minimal read.
 func (db *DB) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	if err := db.begin(ctx, "GetItem", in); err != nil {
-		return nil, wrapOp("GetItem", err)
-	}
-	out, err := db.getItem(in)
-	return out, wrapOp("GetItem", err)
+	return serve(ctx, db, "GetItem", in, db.getItem)
 }
 
 func (db *DB) getItem(in *dynamodb.GetItemInput) (*dynamodb.GetItemOutput, error) {
@@ -38,7 +34,7 @@ func (db *DB) getItem(in *dynamodb.GetItemInput) (*dynamodb.GetItemOutput, error
 		return nil, checkLegacy([]string{"AttributesToGet"})
 	}
 	ei := exprInput{names: in.ExpressionAttributeNames, projection: in.ProjectionExpression}
-	if err := checkExpressionParams(ei, ei.projection != nil, nil, false); err != nil {
+	if err := checkExpressionParams(ei, nil); err != nil {
 		return nil, err
 	}
 	key, err := checkKeyValues(in.Key)
@@ -49,7 +45,7 @@ func (db *DB) getItem(in *dynamodb.GetItemInput) (*dynamodb.GetItemOutput, error
 	if err != nil {
 		return nil, err
 	}
-	t, err := db.table(*in.TableName, false)
+	t, err := db.table(*in.TableName, dataLookup)
 	if err != nil {
 		return nil, err
 	}
@@ -101,11 +97,7 @@ func tableCapacity(name string, units float64, mode types.ReturnConsumedCapacity
 // request order per table; keys past the 16 MB response limit, or chosen
 // by WithUnprocessedKeys, come back in UnprocessedKeys.
 func (db *DB) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
-	if err := db.begin(ctx, "BatchGetItem", in); err != nil {
-		return nil, wrapOp("BatchGetItem", err)
-	}
-	out, err := db.batchGetItem(in)
-	return out, wrapOp("BatchGetItem", err)
+	return serve(ctx, db, "BatchGetItem", in, db.batchGetItem)
 }
 
 type batchGetTable struct {
@@ -125,7 +117,7 @@ func (db *DB) batchGetItem(in *dynamodb.BatchGetItemInput) (*dynamodb.BatchGetIt
 		return nil, err
 	}
 	for _, r := range reqs {
-		if r.t, err = db.table(r.name, false); err != nil {
+		if r.t, err = db.table(r.name, dataLookup); err != nil {
 			return nil, err
 		}
 		for _, k := range r.keys {
@@ -212,7 +204,7 @@ func checkBatchGet(in *dynamodb.BatchGetItemInput) ([]*batchGetTable, error) {
 			return nil, checkLegacy([]string{"AttributesToGet"})
 		}
 		ei := exprInput{names: req.ExpressionAttributeNames, projection: req.ProjectionExpression}
-		if err := checkExpressionParams(ei, ei.projection != nil, nil, false); err != nil {
+		if err := checkExpressionParams(ei, nil); err != nil {
 			return nil, err
 		}
 		pe, err := parseExpressions(ei)

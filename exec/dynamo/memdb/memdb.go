@@ -100,6 +100,25 @@ func (db *DB) ResetStats() {
 	db.itemsRead.Store(0)
 }
 
+// serve answers one request the way every operation starts and ends:
+// begin, then do, with errors wrapped as the SDK wraps them.
+func serve[I any, O any](ctx context.Context, db *DB, op string, in I, do func(I) (*O, error)) (*O, error) {
+	if err := db.begin(ctx, op, in); err != nil {
+		return nil, wrapOp(op, err)
+	}
+	out, err := do(in)
+	return out, wrapOp(op, err)
+}
+
+// serveWrite is serve for writes, through beginWrite.
+func serveWrite[I any, O any](ctx context.Context, db *DB, op string, in I, mode writeMode, do func(I) (*O, error)) (*O, error) {
+	if err := db.beginWrite(ctx, op, in, mode); err != nil {
+		return nil, wrapOp(op, err)
+	}
+	out, err := do(in)
+	return out, wrapOp(op, err)
+}
+
 // begin counts a request, checks the context and runs the hook.
 func (db *DB) begin(ctx context.Context, op string, input any) error {
 	c, _ := db.requests.LoadOrStore(op, new(atomic.Int64))
@@ -113,24 +132,35 @@ func (db *DB) begin(ctx context.Context, op string, input any) error {
 	return nil
 }
 
-// beginWrite is begin for writes, which a read-only DB refuses.
-func (db *DB) beginWrite(ctx context.Context, op string, input any, force bool) error {
+// writeMode says whether a write honours read-only mode.
+type writeMode int
+
+const (
+	// honourReadOnly: the DB's own writers, refused on a read-only DB.
+	honourReadOnly writeMode = iota
+	// bypassReadOnly: the Loader's writers, which load a read-only DB.
+	bypassReadOnly
+)
+
+// beginWrite is begin for writes, which a read-only DB refuses unless the
+// mode bypasses it.
+func (db *DB) beginWrite(ctx context.Context, op string, input any, mode writeMode) error {
 	if err := db.begin(ctx, op, input); err != nil {
 		return err
 	}
-	if !force && db.readOnly.Load() {
+	if mode == honourReadOnly && db.readOnly.Load() {
 		return ErrReadOnly
 	}
 	return nil
 }
 
 // table returns the named table or ResourceNotFoundException.
-func (db *DB) table(name string, named bool) (*table, error) {
+func (db *DB) table(name string, by lookup) (*table, error) {
 	db.mu.RLock()
 	t := db.tables[name]
 	db.mu.RUnlock()
 	if t == nil {
-		return nil, notFound(name, named)
+		return nil, notFound(name, by)
 	}
 	return t, nil
 }

@@ -3,7 +3,6 @@ package memdb
 import (
 	"context"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -12,11 +11,7 @@ import (
 
 // Query reads one partition of the table or of an index, in sort-key order.
 func (db *DB) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	if err := db.begin(ctx, "Query", in); err != nil {
-		return nil, wrapOp("Query", err)
-	}
-	out, err := db.query(in)
-	return out, wrapOp("Query", err)
+	return serve(ctx, db, "Query", in, db.query)
 }
 
 func (db *DB) query(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
@@ -36,8 +31,7 @@ func (db *DB) query(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 	}
 	ei := exprInput{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
 		keyCond: in.KeyConditionExpression, filter: in.FilterExpression, projection: in.ProjectionExpression}
-	anyExpr := ei.keyCond != nil || ei.filter != nil || ei.projection != nil
-	if err := checkExpressionParams(ei, anyExpr, []string{"FilterExpression", "KeyConditionExpression"}, ei.filter != nil || ei.keyCond != nil); err != nil {
+	if err := checkExpressionParams(ei, []string{"FilterExpression", "KeyConditionExpression"}); err != nil {
 		return nil, err
 	}
 	if err := checkStartKeyValues(in.ExclusiveStartKey); err != nil {
@@ -58,7 +52,7 @@ func (db *DB) query(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 		return nil, err
 	}
 
-	t, err := db.table(*in.TableName, false)
+	t, err := db.table(*in.TableName, dataLookup)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +66,7 @@ func (db *DB) query(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkReadPaths(t, pe, plan.keyAttrs, true); err != nil {
+	if err := checkReadPaths(t, pe, plan.keyAttrs); err != nil {
 		return nil, err
 	}
 	if err := shape.fetchOnGSI(ix, fetch); err != nil {
@@ -82,20 +76,11 @@ func (db *DB) query(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 		return nil, err
 	}
 
-	pg := &page{req: &pageReq{t: t, ix: ix, filter: pe.filter, projection: pe.projection,
-		count: in.Select == types.SelectCount, fetch: fetch, limit: int(aws.ToInt32(in.Limit)),
-		consistent: aws.ToBool(in.ConsistentRead), capacity: in.ReturnConsumedCapacity}}
+	pg := shape.newPage(t, ix, pe, fetch, in.ReturnConsumedCapacity)
 	plan.run(pg, in.ScanIndexForward == nil || *in.ScanIndexForward)
-	db.itemsRead.Add(int64(len(pg.read)))
-
-	items, count := pg.results()
-	return &dynamodb.QueryOutput{
-		Items:            items,
-		Count:            int32(count),
-		ScannedCount:     int32(len(pg.read)),
-		LastEvaluatedKey: pg.lastKey(),
-		ConsumedCapacity: pg.consumed(),
-	}, nil
+	a := db.answer(pg)
+	return &dynamodb.QueryOutput{Items: a.items, Count: a.count, ScannedCount: a.scanned,
+		LastEvaluatedKey: a.lastKey, ConsumedCapacity: a.consumed}, nil
 }
 
 func queryLegacy(in *dynamodb.QueryInput) []string {
@@ -194,11 +179,7 @@ func planQuery(t *table, ix *index, conds map[string]*keyCond, eskIn map[string]
 				return nil, validationError("The query can return at most one row and cannot be restarted")
 			}
 		}
-		if ix == nil {
-			_, plan.start = t.baseEntry(esk)
-		} else {
-			_, plan.start = t.indexEntry(ix, esk)
-		}
+		plan.start = t.startEntry(ix, esk)
 	}
 	return plan, nil
 }
@@ -262,12 +243,13 @@ func (q *queryPlan) run(pg *page, forward bool) {
 }
 
 // checkReadPaths applies the path rules of Query and Scan: no document
-// paths into key attributes and, for Query, no filter on the queried keys.
-func checkReadPaths(t *table, pe *parsedExprs, keyAttrs []string, isQuery bool) error {
+// paths into key attributes and, for Query (whose queried keys are
+// keyAttrs; a Scan has none), no filter on the queried keys.
+func checkReadPaths(t *table, pe *parsedExprs, keyAttrs []string) error {
 	if err := nestedIndexKeyPath(t, pe.projection); err != nil {
 		return err
 	}
-	if !isQuery || pe.filter == nil {
+	if len(keyAttrs) == 0 || pe.filter == nil {
 		return nil
 	}
 	paths := condPaths(pe.filter)

@@ -10,7 +10,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/value"
 )
 
-// Validation shared by Query and Scan.
+// Validation and page set-up shared by Query and Scan.
 
 // readShape is the part of a Query or Scan input both validate alike.
 type readShape struct {
@@ -38,6 +38,40 @@ func (s readShape) check(c *constraintErrors) {
 	default:
 		c.add(s.selectAttr, "select", "Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]")
 	}
+}
+
+// newPage starts the page of a Query or Scan of t (or ix) with the
+// input's Select, Limit and ConsistentRead.
+func (s readShape) newPage(t *table, ix *index, pe *parsedExprs, fetch bool, capacity types.ReturnConsumedCapacity) *page {
+	return &page{req: &pageReq{t: t, ix: ix, filter: pe.filter, projection: pe.projection,
+		count: s.selectAttr == types.SelectCount, fetch: fetch, limit: int(aws.ToInt32(s.limit)),
+		consistent: aws.ToBool(s.consistent), capacity: capacity}}
+}
+
+// pageAnswer is what QueryOutput and ScanOutput both report of a page.
+type pageAnswer struct {
+	items          []map[string]types.AttributeValue
+	count, scanned int32
+	lastKey        map[string]types.AttributeValue
+	consumed       *types.ConsumedCapacity
+}
+
+// answer counts the items a page read and renders what it returns.
+func (db *DB) answer(pg *page) pageAnswer {
+	db.itemsRead.Add(int64(len(pg.read)))
+	items, count := pg.results()
+	return pageAnswer{items: items, count: int32(count), scanned: int32(len(pg.read)),
+		lastKey: pg.lastKey(), consumed: pg.consumed()}
+}
+
+// startEntry is the position an ExclusiveStartKey names in t (or ix).
+func (t *table) startEntry(ix *index, esk attrs) *entry {
+	if ix == nil {
+		_, e := t.baseEntry(esk)
+		return e
+	}
+	_, e := t.indexEntry(ix, esk)
+	return e
 }
 
 func checkCapacityMode(c *constraintErrors, m types.ReturnConsumedCapacity) {

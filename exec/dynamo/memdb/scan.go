@@ -14,11 +14,7 @@ import (
 // TotalSegments = n, segment s covers the placement-hash buckets
 // [⌈4096·s/n⌉, ⌈4096·(s+1)/n⌉): disjoint, and together the whole table.
 func (db *DB) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	if err := db.begin(ctx, "Scan", in); err != nil {
-		return nil, wrapOp("Scan", err)
-	}
-	out, err := db.scan(in)
-	return out, wrapOp("Scan", err)
+	return serve(ctx, db, "Scan", in, db.scan)
 }
 
 const numBuckets = 4096
@@ -52,7 +48,7 @@ func (db *DB) scan(in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
 	}
 	ei := exprInput{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
 		filter: in.FilterExpression, projection: in.ProjectionExpression}
-	if err := checkExpressionParams(ei, ei.filter != nil || ei.projection != nil, []string{"FilterExpression"}, ei.filter != nil); err != nil {
+	if err := checkExpressionParams(ei, []string{"FilterExpression"}); err != nil {
 		return nil, err
 	}
 	if err := checkStartKeyValues(in.ExclusiveStartKey); err != nil {
@@ -78,7 +74,7 @@ func (db *DB) scan(in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
 		return nil, err
 	}
 
-	t, err := db.table(*in.TableName, false)
+	t, err := db.table(*in.TableName, dataLookup)
 	if err != nil {
 		return nil, err
 	}
@@ -102,27 +98,18 @@ func (db *DB) scan(in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
 	if err := shape.fetchOnGSI(ix, fetch); err != nil {
 		return nil, err
 	}
-	if err := checkReadPaths(t, pe, nil, false); err != nil {
+	if err := checkReadPaths(t, pe, nil); err != nil {
 		return nil, err
 	}
 	if err := nestedIndexKeyPath(t, condPaths(pe.filter)); err != nil {
 		return nil, err
 	}
 
-	pg := &page{req: &pageReq{t: t, ix: ix, filter: pe.filter, projection: pe.projection,
-		count: in.Select == types.SelectCount, fetch: fetch, limit: int(aws.ToInt32(in.Limit)),
-		consistent: aws.ToBool(in.ConsistentRead), capacity: in.ReturnConsumedCapacity}}
+	pg := shape.newPage(t, ix, pe, fetch, in.ReturnConsumedCapacity)
 	plan.run(pg)
-	db.itemsRead.Add(int64(len(pg.read)))
-
-	items, count := pg.results()
-	return &dynamodb.ScanOutput{
-		Items:            items,
-		Count:            int32(count),
-		ScannedCount:     int32(len(pg.read)),
-		LastEvaluatedKey: pg.lastKey(),
-		ConsumedCapacity: pg.consumed(),
-	}, nil
+	a := db.answer(pg)
+	return &dynamodb.ScanOutput{Items: a.items, Count: a.count, ScannedCount: a.scanned,
+		LastEvaluatedKey: a.lastKey, ConsumedCapacity: a.consumed}, nil
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
@@ -183,11 +170,7 @@ func (s *scanPlan) setStart(t *table, ix *index, eskIn map[string]types.Attribut
 		return validationErrorf("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d", total, seg)
 	}
 	s.startPart = &partition{prefix: prefix, hk: encodeKey(hash)}
-	if ix == nil {
-		_, s.start = t.baseEntry(esk)
-	} else {
-		_, s.start = t.indexEntry(ix, esk)
-	}
+	s.start = t.startEntry(ix, esk)
 	return nil
 }
 

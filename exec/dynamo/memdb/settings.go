@@ -46,7 +46,7 @@ func (db *DB) describeSetting(ctx context.Context, op string, in any, name *stri
 	if err := ce.err(); err != nil {
 		return wrapOp(op, err)
 	}
-	if _, err := db.table(*name, true); err != nil {
+	if _, err := db.table(*name, controlLookup); err != nil {
 		return wrapOp(op, err)
 	}
 	return nil

@@ -130,14 +130,14 @@ func numberSize(text string) int {
 	return n
 }
 
-// readUnits is the read capacity for bytes read: 4 KB units rounded up,
-// halved for eventually consistent reads.
-func readUnits(bytes int, consistent bool) float64 {
-	return unitsCost(units4KB(bytes), consistent)
+// readUnits is the read capacity for reading size bytes: 4 KB units
+// rounded up, halved for eventually consistent reads.
+func readUnits(size int, consistent bool) float64 {
+	return unitsCost(units4KB(size), consistent)
 }
 
-// units4KB is the number of 4 KB read units bytes take, rounded up.
-func units4KB(bytes int) int { return (bytes + 4095) / 4096 }
+// units4KB is the number of 4 KB read units size bytes take, rounded up.
+func units4KB(size int) int { return (size + 4095) / 4096 }
 
 // unitsCost is the capacity of n read units: one each strongly
 // consistent, half eventually consistent.
@@ -149,9 +149,9 @@ func unitsCost(n int, consistent bool) float64 {
 }
 
 // writeUnits is the write capacity for an item of the given size (1 KB units).
-func writeUnits(bytes int) float64 {
-	if bytes == 0 {
+func writeUnits(size int) float64 {
+	if size == 0 {
 		return 1
 	}
-	return float64((bytes + 1023) / 1024)
+	return float64((size + 1023) / 1024)
 }

@@ -13,11 +13,11 @@ import (
 
 // CreateTable creates a table, ACTIVE at once.
 func (db *DB) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
-	return db.createTable(ctx, in, false)
+	return db.createTable(ctx, in, honourReadOnly)
 }
 
-func (db *DB) createTable(ctx context.Context, in *dynamodb.CreateTableInput, force bool) (*dynamodb.CreateTableOutput, error) {
-	if err := db.beginWrite(ctx, "CreateTable", in, force); err != nil {
+func (db *DB) createTable(ctx context.Context, in *dynamodb.CreateTableInput, mode writeMode) (*dynamodb.CreateTableOutput, error) {
+	if err := db.beginWrite(ctx, "CreateTable", in, mode); err != nil {
 		return nil, wrapOp("CreateTable", err)
 	}
 	t, err := newTable(in)
@@ -218,11 +218,11 @@ func (t *table) addIndexes(in *dynamodb.CreateTableInput, defs []string) error {
 
 // DeleteTable removes a table and its data at once.
 func (db *DB) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
-	return db.deleteTable(ctx, in, false)
+	return db.deleteTable(ctx, in, honourReadOnly)
 }
 
-func (db *DB) deleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, force bool) (*dynamodb.DeleteTableOutput, error) {
-	if err := db.beginWrite(ctx, "DeleteTable", in, force); err != nil {
+func (db *DB) deleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, mode writeMode) (*dynamodb.DeleteTableOutput, error) {
+	if err := db.beginWrite(ctx, "DeleteTable", in, mode); err != nil {
 		return nil, wrapOp("DeleteTable", err)
 	}
 	if in.TableName == nil {
@@ -233,7 +233,7 @@ func (db *DB) deleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, fo
 	delete(db.tables, *in.TableName)
 	db.mu.Unlock()
 	if t == nil {
-		return nil, wrapOp("DeleteTable", notFound(*in.TableName, true))
+		return nil, wrapOp("DeleteTable", notFound(*in.TableName, controlLookup))
 	}
 	t.mu.RLock()
 	desc := t.describe()
@@ -257,7 +257,7 @@ func (db *DB) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput
 	if err := ce.err(); err != nil {
 		return nil, wrapOp("DescribeTable", err)
 	}
-	t, err := db.table(*in.TableName, true)
+	t, err := db.table(*in.TableName, controlLookup)
 	if err != nil {
 		return nil, wrapOp("DescribeTable", err)
 	}

@@ -13,15 +13,11 @@ import (
 // PutItem writes (or replaces) one item, with an optional
 // ConditionExpression and ReturnValues=ALL_OLD.
 func (db *DB) PutItem(ctx context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
-	return db.putItem(ctx, in, false)
+	return db.putItem(ctx, in, honourReadOnly)
 }
 
-func (db *DB) putItem(ctx context.Context, in *dynamodb.PutItemInput, force bool) (*dynamodb.PutItemOutput, error) {
-	if err := db.beginWrite(ctx, "PutItem", in, force); err != nil {
-		return nil, wrapOp("PutItem", err)
-	}
-	out, err := db.put(in)
-	return out, wrapOp("PutItem", err)
+func (db *DB) putItem(ctx context.Context, in *dynamodb.PutItemInput, mode writeMode) (*dynamodb.PutItemOutput, error) {
+	return serveWrite(ctx, db, "PutItem", in, mode, db.put)
 }
 
 func (db *DB) put(in *dynamodb.PutItemInput) (*dynamodb.PutItemOutput, error) {
@@ -41,7 +37,7 @@ func (db *DB) put(in *dynamodb.PutItemInput) (*dynamodb.PutItemOutput, error) {
 		return nil, checkLegacy([]string{"Expected"})
 	}
 	ei := exprInput{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, condition: in.ConditionExpression}
-	if err := checkExpressionParams(ei, ei.condition != nil, []string{"ConditionExpression"}, ei.condition != nil); err != nil {
+	if err := checkExpressionParams(ei, []string{"ConditionExpression"}); err != nil {
 		return nil, err
 	}
 	newAttrs, size, err := checkNewItem(in.Item)
@@ -55,7 +51,7 @@ func (db *DB) put(in *dynamodb.PutItemInput) (*dynamodb.PutItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := db.table(*in.TableName, false)
+	t, err := db.table(*in.TableName, dataLookup)
 	if err != nil {
 		return nil, err
 	}
@@ -154,15 +150,11 @@ func (t *table) checkItem(attrs attrs) error {
 // whole batch is validated before anything is written; UnprocessedItems is
 // always empty.
 func (db *DB) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
-	return db.batchWriteItem(ctx, in, false)
+	return db.batchWriteItem(ctx, in, honourReadOnly)
 }
 
-func (db *DB) batchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, force bool) (*dynamodb.BatchWriteItemOutput, error) {
-	if err := db.beginWrite(ctx, "BatchWriteItem", in, force); err != nil {
-		return nil, wrapOp("BatchWriteItem", err)
-	}
-	out, err := db.batchWrite(in)
-	return out, wrapOp("BatchWriteItem", err)
+func (db *DB) batchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, mode writeMode) (*dynamodb.BatchWriteItemOutput, error) {
+	return serveWrite(ctx, db, "BatchWriteItem", in, mode, db.batchWrite)
 }
 
 type writeOp struct {
@@ -250,7 +242,7 @@ func (db *DB) checkBatchWrite(in *dynamodb.BatchWriteItemInput) ([]*writeOp, err
 	seen := map[string]struct{}{}
 	i := 0
 	for _, name := range names {
-		t, err := db.table(name, false)
+		t, err := db.table(name, dataLookup)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,8 @@ import (
 	"path"
 	"reflect"
 	"strings"
+
+	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // exportSummary is manifest-summary.json of an ExportTableToPointInTime.
@@ -84,7 +86,7 @@ func (l *loader) loadExport(src Source, dir string, keys []keyAttr) error {
 		total += n
 	}
 	if sum.ItemCount != nil && int64(total) != *sum.ItemCount {
-		return &Error{Code: CodeManifest, Path: summaryPath, Msg: fmt.Sprintf("the export has %s, but itemCount says %d (is a data file missing from manifest-files.json?)", items(total), *sum.ItemCount)}
+		return &Error{Code: CodeManifest, Path: summaryPath, Msg: fmt.Sprintf("the export has %s, but itemCount says %d (is a data file missing from manifest-files.json?)", plural.Of(total, "item"), *sum.ItemCount)}
 	}
 	return l.done(s)
 }
@@ -147,7 +149,7 @@ func (l *loader) loadDataFile(dir string, f exportFile, s *sink) (int, error) {
 		return n, err
 	}
 	if f.ItemCount != nil && int64(n) != *f.ItemCount {
-		return n, &Error{Code: CodeManifest, Path: p, Msg: fmt.Sprintf("has %s, but %s line %d says %d (was the file copied completely?)", items(n), filesFile, f.line, *f.ItemCount)}
+		return n, &Error{Code: CodeManifest, Path: p, Msg: fmt.Sprintf("has %s, but %s line %d says %d (was the file copied completely?)", plural.Of(n, "item"), filesFile, f.line, *f.ItemCount)}
 	}
 	return n, nil
 }
@@ -216,12 +218,4 @@ func jsonTypeName(t reflect.Type) string {
 		return "true or false"
 	}
 	return "a number"
-}
-
-// items counts items for a message: "1 item", "2 items".
-func items(n int) string {
-	if n == 1 {
-		return "1 item"
-	}
-	return fmt.Sprintf("%d items", n)
 }

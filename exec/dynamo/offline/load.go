@@ -68,7 +68,7 @@ func (l *loader) source(src Source) error {
 
 // claim reserves a table name for a source.
 func (l *loader) claim(name, from string) error {
-	if !validTableName(name) {
+	if !ValidTableName(name) {
 		return &Error{Code: CodeBadName, Path: from, Msg: "cannot use " + quote(name) + " as a table name (3-255 of a-z A-Z 0-9 _ - .); name the table with name=PATH"}
 	}
 	if prev, ok := l.claimed[name]; ok {

@@ -31,7 +31,7 @@ type LoadedTable struct {
 // recognised only when the text before "=" is a valid DynamoDB table name
 // (3–255 of a-z A-Z 0-9 _ - .), so paths containing "=" still work.
 func ParseDataFlag(arg string) Source {
-	if i := strings.IndexByte(arg, '='); i > 0 && validTableName(arg[:i]) {
+	if i := strings.IndexByte(arg, '='); i > 0 && ValidTableName(arg[:i]) {
 		return Source{Table: arg[:i], Path: arg[i+1:]}
 	}
 	return Source{Path: arg}
@@ -96,8 +96,9 @@ func scalarType(t string) (types.ScalarAttributeType, bool) {
 	return "", false
 }
 
-// validTableName reports whether s is a valid DynamoDB table name.
-func validTableName(s string) bool {
+// ValidTableName reports whether s is a valid DynamoDB table name: 3 to
+// 255 of a-z A-Z 0-9 _ - .
+func ValidTableName(s string) bool {
 	if len(s) < 3 || len(s) > 255 {
 		return false
 	}
