@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
@@ -44,21 +43,9 @@ func (b *binder) function(n *sqlparser.FuncExpr) (expr.Expr, error) {
 		args = append(args, arg)
 	}
 	if len(args) < fn.MinArgs || len(args) > fn.MaxArgs {
-		return nil, errorf(CodeArguments, "%s() takes %s, got %d", name, arity(fn.MinArgs, fn.MaxArgs), len(args))
+		return nil, errorf(CodeArguments, "%s() takes %s, got %d", name, fn.ArityText(), len(args))
 	}
 	return expr.Func{Name: name, Args: args}, nil
-}
-
-func arity(minArgs, maxArgs int) string {
-	switch {
-	case minArgs == maxArgs && minArgs == 1:
-		return "1 argument"
-	case minArgs == maxArgs:
-		return strconv.Itoa(minArgs) + " arguments"
-	case maxArgs == funcs.Variadic:
-		return "at least " + strconv.Itoa(minArgs) + " arguments"
-	}
-	return strconv.Itoa(minArgs) + " to " + strconv.Itoa(maxArgs) + " arguments"
 }
 
 func (b *binder) aggregate(name string, n *sqlparser.FuncExpr) (expr.Expr, error) {

@@ -6,7 +6,6 @@ import (
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/funcs"
-	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 type funcImpl func(f expr.Func, row Row) (value.Value, error)
@@ -59,15 +58,7 @@ func call(f expr.Func, row Row) (value.Value, error) {
 	return impl(f, row)
 }
 
-func arity(s funcs.Func) string {
-	switch {
-	case s.MaxArgs == funcs.Variadic:
-		return s.Name + "() takes at least " + plural.Of(s.MinArgs, "argument")
-	case s.MinArgs == s.MaxArgs:
-		return s.Name + "() takes " + plural.Of(s.MinArgs, "argument")
-	}
-	return s.Name + "() takes " + itoa(s.MinArgs) + " to " + plural.Of(s.MaxArgs, "argument")
-}
+func arity(s funcs.Func) string { return s.Name + "() takes " + s.ArityText() }
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
