@@ -3,19 +3,17 @@ package parser
 import (
 	"strconv"
 	"strings"
-
-	"github.com/ddbsql/ddbsql/exec/value"
 )
 
 // path collects a reference starting at toks[i]: name ('.' name | '[' n ']')*.
 // With three or more components or any index it replaces the whole reference
 // with a synthetic backticked name and records the document path.
 func (r *nameRewriter) path(i int) (end int, rewrote bool, err *Error) {
-	p := value.Path{{Name: r.nameText(i)}}
+	p := Path{{Name: r.nameText(i)}}
 	j, indexed := i, false
 	for {
 		if r.isPunct(j+1, ".") && j+2 < len(r.toks) && (r.toks[j+2].kind == tkIdent || r.toks[j+2].kind == tkQuoted) {
-			p = append(p, value.PathElem{Name: r.nameText(j + 2)})
+			p = append(p, PathElem{Name: r.nameText(j + 2)})
 			j += 2
 			continue
 		}
@@ -24,7 +22,7 @@ func (r *nameRewriter) path(i int) (end int, rewrote bool, err *Error) {
 			if err != nil {
 				return j, false, err
 			}
-			p = append(p, value.PathElem{Index: n, IsIndex: true})
+			p = append(p, PathElem{Index: n, IsIndex: true})
 			j, indexed = j+3, true
 			continue
 		}

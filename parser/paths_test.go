@@ -6,18 +6,16 @@ import (
 	"testing"
 
 	"github.com/xwb1989/sqlparser"
-
-	"github.com/ddbsql/ddbsql/exec/value"
 )
 
-func name(n string) value.PathElem { return value.PathElem{Name: n} }
-func idx(i int) value.PathElem     { return value.PathElem{Index: i, IsIndex: true} }
+func name(n string) PathElem { return PathElem{Name: n} }
+func idx(i int) PathElem     { return PathElem{Index: i, IsIndex: true} }
 
 // pathsIn returns the recorded paths of the synthetic columns in the AST, in
 // walk order.
-func pathsIn(t *testing.T, sel *Select) []value.Path {
+func pathsIn(t *testing.T, sel *Select) []Path {
 	t.Helper()
-	var out []value.Path
+	var out []Path
 	for _, c := range columns(sel) {
 		if p, ok := sel.Paths[c.name]; ok && c.qualifier == "" {
 			out = append(out, p)
@@ -30,29 +28,29 @@ func TestDocumentPaths(t *testing.T) {
 	tests := []struct {
 		name  string
 		input string
-		want  []value.Path // in AST walk order (select list, FROM, WHERE, GROUP BY, HAVING, ORDER BY…)
+		want  []Path // in AST walk order (select list, FROM, WHERE, GROUP BY, HAVING, ORDER BY…)
 	}{
-		{"three parts", "SELECT a.b.c FROM t", []value.Path{{name("a"), name("b"), name("c")}}},
-		{"four parts", "SELECT a.b.c.d FROM t", []value.Path{{name("a"), name("b"), name("c"), name("d")}}},
-		{"index", "SELECT tags[0] FROM t", []value.Path{{name("tags"), idx(0)}}},
-		{"index then member", "SELECT a.b[2].c FROM t", []value.Path{{name("a"), name("b"), idx(2), name("c")}}},
-		{"nested indexes", "SELECT m[1][22] FROM t", []value.Path{{name("m"), idx(1), idx(22)}}},
-		{"backticked parts", "SELECT `info`.`x-y`[1] FROM t", []value.Path{{name("info"), name("x-y"), idx(1)}}},
-		{"part with a dot", "SELECT info.`a.b`.c FROM t", []value.Path{{name("info"), name("a.b"), name("c")}}},
-		{"part with a backtick", "SELECT info.`a``b`.c FROM t", []value.Path{{name("info"), name("a`b"), name("c")}}},
-		{"keyword parts keep case", "SELECT Data.Status.Key FROM t", []value.Path{{name("Data"), name("Status"), name("Key")}}},
-		{"reserved word part", "SELECT a.from.c FROM t", []value.Path{{name("a"), name("from"), name("c")}}},
-		{"spaces between parts", "SELECT a . b . c, x [ 3 ] FROM t", []value.Path{{name("a"), name("b"), name("c")}, {name("x"), idx(3)}}},
+		{"three parts", "SELECT a.b.c FROM t", []Path{{name("a"), name("b"), name("c")}}},
+		{"four parts", "SELECT a.b.c.d FROM t", []Path{{name("a"), name("b"), name("c"), name("d")}}},
+		{"index", "SELECT tags[0] FROM t", []Path{{name("tags"), idx(0)}}},
+		{"index then member", "SELECT a.b[2].c FROM t", []Path{{name("a"), name("b"), idx(2), name("c")}}},
+		{"nested indexes", "SELECT m[1][22] FROM t", []Path{{name("m"), idx(1), idx(22)}}},
+		{"backticked parts", "SELECT `info`.`x-y`[1] FROM t", []Path{{name("info"), name("x-y"), idx(1)}}},
+		{"part with a dot", "SELECT info.`a.b`.c FROM t", []Path{{name("info"), name("a.b"), name("c")}}},
+		{"part with a backtick", "SELECT info.`a``b`.c FROM t", []Path{{name("info"), name("a`b"), name("c")}}},
+		{"keyword parts keep case", "SELECT Data.Status.Key FROM t", []Path{{name("Data"), name("Status"), name("Key")}}},
+		{"reserved word part", "SELECT a.from.c FROM t", []Path{{name("a"), name("from"), name("c")}}},
+		{"spaces between parts", "SELECT a . b . c, x [ 3 ] FROM t", []Path{{name("a"), name("b"), name("c")}, {name("x"), idx(3)}}},
 		{"where", "SELECT * FROM t WHERE info.rating.imdb > 5 AND tags[1] = 'x'",
-			[]value.Path{{name("info"), name("rating"), name("imdb")}, {name("tags"), idx(1)}}},
+			[]Path{{name("info"), name("rating"), name("imdb")}, {name("tags"), idx(1)}}},
 		{"order and group by", "SELECT COUNT(*) FROM t GROUP BY a.b.c ORDER BY x[0] DESC",
-			[]value.Path{{name("a"), name("b"), name("c")}, {name("x"), idx(0)}}},
+			[]Path{{name("a"), name("b"), name("c")}, {name("x"), idx(0)}}},
 		{"function arguments", "SELECT size(a.b.c) FROM t WHERE begins_with(m[0].sk, 'DOC#') AND attribute_exists(p.q.r)",
-			[]value.Path{{name("a"), name("b"), name("c")}, {name("m"), idx(0), name("sk")}, {name("p"), name("q"), name("r")}}},
+			[]Path{{name("a"), name("b"), name("c")}, {name("m"), idx(0), name("sk")}, {name("p"), name("q"), name("r")}}},
 		{"in, between, case", "SELECT CASE a.b.c WHEN 1 THEN x[0] END FROM t WHERE l[0] IN (1, 2) AND n.o.p BETWEEN 1 AND 2",
-			[]value.Path{{name("a"), name("b"), name("c")}, {name("x"), idx(0)}, {name("l"), idx(0)}, {name("n"), name("o"), name("p")}}},
+			[]Path{{name("a"), name("b"), name("c")}, {name("x"), idx(0)}, {name("l"), idx(0)}, {name("n"), name("o"), name("p")}}},
 		{"join on", "SELECT * FROM t JOIN u ON t.a.b = u.c[0]",
-			[]value.Path{{name("t"), name("a"), name("b")}, {name("u"), name("c"), idx(0)}}},
+			[]Path{{name("t"), name("a"), name("b")}, {name("u"), name("c"), idx(0)}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

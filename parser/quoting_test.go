@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/xwb1989/sqlparser"
-
-	"github.com/ddbsql/ddbsql/exec/value"
 )
 
 // A double-quoted name is a name everywhere, exactly like a backticked one:
@@ -91,7 +89,7 @@ func TestDoubleQuotedNamesInAST(t *testing.T) {
 	}
 	sel = parseSelect1(t, `SELECT "info"."rating"."imdb", "tags"[0], "a.b"[1] FROM t`)
 	paths := pathsIn(t, sel)
-	wantPaths := []value.Path{{name("info"), name("rating"), name("imdb")}, {name("tags"), idx(0)}, {name("a.b"), idx(1)}}
+	wantPaths := []Path{{name("info"), name("rating"), name("imdb")}, {name("tags"), idx(0)}, {name("a.b"), idx(1)}}
 	if !reflect.DeepEqual(paths, wantPaths) {
 		t.Errorf("paths %v, want %v", paths, wantPaths)
 	}

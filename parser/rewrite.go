@@ -1,10 +1,6 @@
 package parser
 
-import (
-	"strings"
-
-	"github.com/ddbsql/ddbsql/exec/value"
-)
+import "strings"
 
 // frame is what the rewriter knows about one level of parentheses.
 type frame struct {
@@ -41,7 +37,7 @@ type nameRewriter struct {
 	asName []bool  // toks[i] is used as a name (so it ends an operand)
 	frames []frame
 	edits  []edit
-	paths  map[string]value.Path
+	paths  map[string]Path
 	byPath map[string]string // path text -> synthetic name, so a path repeats as one column
 	prefix string
 	// lists marks the '[' and ']' of PartiQL list literals (x IN ['a', 'b']),
@@ -59,7 +55,7 @@ func newNameRewriter(src string, toks []token, stmt string) *nameRewriter {
 		toks:   toks,
 		asName: make([]bool, len(toks)),
 		frames: []frame{{}},
-		paths:  map[string]value.Path{},
+		paths:  map[string]Path{},
 		byPath: map[string]string{},
 		prefix: syntheticPrefix(stmt),
 		lists:  map[int]bool{},

@@ -1,10 +1,6 @@
 package parser
 
-import (
-	"github.com/xwb1989/sqlparser"
-
-	"github.com/ddbsql/ddbsql/exec/value"
-)
+import "github.com/xwb1989/sqlparser"
 
 // Span is a half-open byte range [Start, End) in the full input given to Parse.
 type Span struct{ Start, End int }
@@ -23,7 +19,7 @@ type Select struct {
 	// the planner knows whether a is a table alias or a map attribute; for
 	// the same reason the first element of a recorded path may be a table
 	// name or alias (t.info.rating) for the planner to strip.
-	Paths map[string]value.Path
+	Paths map[string]Path
 	// QuotedValues are the double-quoted names written alone where SQL
 	// usually has a value: status = "open", x LIKE "a%", x IN ("a"),
 	// begins_with(SK, "DOC#"), and any in a SELECT without FROM. They are
@@ -80,7 +76,7 @@ func (s *ShowIndexes) Span() Span { return s.Loc }
 // Path returns the document path a synthetic column stands for. It reports
 // false for any column the parser did not rewrite (a plain name, or a
 // qualified a.b the planner must resolve itself).
-func (s *Select) Path(col *sqlparser.ColName) (value.Path, bool) {
+func (s *Select) Path(col *sqlparser.ColName) (Path, bool) {
 	if col == nil || !col.Qualifier.IsEmpty() {
 		return nil, false
 	}

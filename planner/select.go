@@ -6,16 +6,17 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
 // SelectInput is the parsed SELECT: its AST, the document paths the parser
-// rewrote into synthetic column names, and the double-quoted names written
+// rewrote into synthetic column names (as written; the planner turns them
+// into value paths when it binds names), and the double-quoted names written
 // where a value usually goes (parser.Select.QuotedValues), for hints.
 type SelectInput struct {
 	AST          *sqlparser.Select
-	Paths        map[string]value.Path
+	Paths        map[string]parser.Path
 	QuotedValues []string
 	// ItemTexts are the select items as written (parser.Select.ItemTexts),
 	// which name unaliased expression columns; nil to name them by the
@@ -91,8 +92,9 @@ func markReadAhead(n Node, complete bool) {
 	}
 }
 
-func (sp *selectPlanner) resolveFrom(paths map[string]value.Path) error {
+func (sp *selectPlanner) resolveFrom(written map[string]parser.Path) error {
 	ast := sp.ast
+	paths := documentPaths(written)
 	if ast.Lock != "" {
 		return errorf(CodeUnsupported, "locking reads (%s) are not supported: DynamoDB has no row locks", ast.Lock)
 	}
