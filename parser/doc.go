@@ -5,6 +5,12 @@
 // *ShowIndexes) for the planner, or an *Error. The package knows nothing of
 // catalogs or DynamoDB calls.
 //
+// May import: nothing of the module (only the standard library and
+// sqlparser); it is the lowest layer. What it hands on is syntax kept
+// exact as text (names as written, numbers as their digits, document paths
+// as Path); the planner, which owns typed values, turns them into the value
+// model's numbers and paths where it binds them.
+//
 // SELECT statements are parsed by github.com/xwb1989/sqlparser (MySQL
 // dialect) after a rewrite that works around its traps; the other statements
 // are parsed here, because sqlparser loses their content.
@@ -24,7 +30,8 @@
 //     (ORDER--2024), which sqlparser, unlike MySQL, also reads as a comment.
 //   - Document paths with three or more components or a list index (a.b.c,
 //     tags[0], a.b[2].c) become synthetic backticked names in the AST,
-//     recorded in Select.Paths; two-part a.b stays sqlparser's
+//     recorded in Select.Paths as a Path (names unquoted, case kept;
+//     indexes as whole numbers); two-part a.b stays sqlparser's
 //     qualifier.column for the planner to resolve (alias or map attribute).
 //     Synthetic names cannot collide with names in the statement.
 //   - Quoting follows PartiQL and standard SQL: '…' is a string, "…" and
