@@ -19,6 +19,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/columnar"
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
 )
@@ -69,7 +70,7 @@ func bodyClient(status int, first []byte, wrap func([]byte) (io.Reader, int64)) 
 // this is exactly exec's SDK path (client.Scan, value.FromItem,
 // qualifiedItemsBatch); with raw set, the fast path. It returns the first
 // batch (nil when the page is empty) and the error.
-func viaExec(t testing.TB, client *dynamodb.Client, raw exec.RawReader, mem memory.Allocator, keys []string) (arrow.RecordBatch, error) {
+func viaExec(t testing.TB, client *dynamodb.Client, raw rawpage.Reader, mem memory.Allocator, keys []string) (arrow.RecordBatch, error) {
 	t.Helper()
 	env := &exec.Env{Client: client, Mem: mem, Stats: exec.NewStats(), Raw: raw}
 	a := &planner.Access{Op: planner.OpScan, Table: "t", Scans: []*dynamodb.ScanInput{{TableName: aws.String("t")}}, KeyAttrs: keys}

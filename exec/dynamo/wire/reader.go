@@ -16,9 +16,10 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 )
 
-// Reader is exec.RawReader over the AWS SDK client: the SDK builds, signs,
+// Reader is a rawpage.Reader over the AWS SDK client: the SDK builds, signs,
 // sends and retries every request, resolves endpoints and turns error
 // responses into its typed errors; only the body of a successful Query or
 // Scan response is decoded here, straight into Arrow.
@@ -26,13 +27,13 @@ type Reader struct {
 	client *dynamodb.Client
 }
 
-var _ exec.RawReader = (*Reader)(nil)
+var _ rawpage.Reader = (*Reader)(nil)
 
 // New returns a fast reader over client.
 func New(client *dynamodb.Client) *Reader { return &Reader{client: client} }
 
 // Query sends a Query and decodes its page.
-func (r *Reader) Query(ctx context.Context, in *dynamodb.QueryInput, mem memory.Allocator, keys []string) (*exec.RawPage, error) {
+func (r *Reader) Query(ctx context.Context, in *dynamodb.QueryInput, mem memory.Allocator, keys []string) (*rawpage.Page, error) {
 	call := newCall(shapePage, mem, keys, nil)
 	defer call.done()
 	out, err := r.client.Query(ctx, in, call.option)
@@ -43,7 +44,7 @@ func (r *Reader) Query(ctx context.Context, in *dynamodb.QueryInput, mem memory.
 }
 
 // Scan sends a Scan and decodes its page.
-func (r *Reader) Scan(ctx context.Context, in *dynamodb.ScanInput, mem memory.Allocator, keys []string) (*exec.RawPage, error) {
+func (r *Reader) Scan(ctx context.Context, in *dynamodb.ScanInput, mem memory.Allocator, keys []string) (*rawpage.Page, error) {
 	call := newCall(shapePage, mem, keys, nil)
 	defer call.done()
 	out, err := r.client.Scan(ctx, in, call.option)
@@ -161,8 +162,8 @@ func (c *call) done() {
 // page assembles the result. When the middleware decoded the body, the SDK
 // read the stripped body and items is empty; otherwise (a body the decoder
 // left to the SDK) the SDK's items are converted as exec's SDK path does.
-func (c *call) page(items []map[string]types.AttributeValue, lek map[string]types.AttributeValue, count, scanned int32, cc *types.ConsumedCapacity) (*exec.RawPage, error) {
-	p := &exec.RawPage{LastEvaluatedKey: lek, Count: count, ScannedCount: scanned, ConsumedCapacity: cc}
+func (c *call) page(items []map[string]types.AttributeValue, lek map[string]types.AttributeValue, count, scanned int32, cc *types.ConsumedCapacity) (*rawpage.Page, error) {
+	p := &rawpage.Page{LastEvaluatedKey: lek, Count: count, ScannedCount: scanned, ConsumedCapacity: cc}
 	if c.decoded && len(items) == 0 {
 		p.Batch, c.batch = c.batch, nil
 		return p, nil
