@@ -15,7 +15,6 @@ import (
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
-	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 )
 
@@ -73,7 +72,7 @@ func (r *Reader) GetItem(ctx context.Context, in *dynamodb.GetItemInput, mem mem
 	if out.Item == nil {
 		return nil, out, nil
 	}
-	rec, err := ItemsBatch(call.mem, []map[string]types.AttributeValue{out.Item}, keys)
+	rec, err := rawpage.ItemsBatch(call.mem, []map[string]types.AttributeValue{out.Item}, keys)
 	out.Item = nil
 	return rec, out, err
 }
@@ -96,7 +95,7 @@ func (r *Reader) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInpu
 	}
 	tables := map[string]arrow.RecordBatch{}
 	for name, items := range out.Responses {
-		rec, err := ItemsBatch(call.mem, items, keys[name])
+		rec, err := rawpage.ItemsBatch(call.mem, items, keys[name])
 		if err != nil {
 			for _, b := range tables {
 				b.Release()
@@ -168,7 +167,7 @@ func (c *call) page(items []map[string]types.AttributeValue, lek map[string]type
 		p.Batch, c.batch = c.batch, nil
 		return p, nil
 	}
-	rec, err := ItemsBatch(c.mem, items, c.keys)
+	rec, err := rawpage.ItemsBatch(c.mem, items, c.keys)
 	if err != nil {
 		return nil, err
 	}
@@ -282,11 +281,6 @@ func (b *replacedBody) Close() error { return b.closer.Close() }
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
-
-// ItemsBatch builds the batch exec's SDK path builds from SDK items.
-func ItemsBatch(mem memory.Allocator, items []map[string]types.AttributeValue, keys []string) (arrow.RecordBatch, error) {
-	return exec.ItemsBatch(mem, items, keys)
-}
 
 // IsUnsupported reports whether err is the decoder declining well-formed
 // input that the SDK path handles.
