@@ -97,6 +97,11 @@ func DynamoError(op string, err error) error {
 	if e, ok := unreadableItem(err); ok {
 		return e
 	}
+	var caught *rawpage.PanicError
+	if errors.As(err, &caught) {
+		// A panic on a goroutine of the fast read path (reading a body).
+		return panicError(caught.Value, caught.Stack)
+	}
 	var silent *dynamo.NoAnswerError
 	if errors.As(err, &silent) {
 		return &Error{Code: CodeUnreachable, Msg: silent.Error(), Err: err,

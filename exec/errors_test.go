@@ -70,3 +70,21 @@ func TestUnreadableItemIsDecodeError(t *testing.T) {
 		}
 	}
 }
+
+// A panic the fast read path caught on its body-reading goroutine comes
+// back through the SDK call as a rawpage.PanicError; exec reports it as
+// the statement's internal error and keeps the panic's stack.
+func TestCaughtReaderPanicIsInternal(t *testing.T) {
+	caught := &rawpage.PanicError{Value: "fault in a body wrapper", Stack: []byte("goroutine 7 [running]:\nwire.(*stream).fill")}
+	err := DynamoError("Scan", fmt.Errorf("operation error DynamoDB: Scan: %w", caught))
+	var ee *Error
+	if !errors.As(err, &ee) || ee.Code != CodeInternal {
+		t.Fatalf("error %T %v, want code %s", err, err, CodeInternal)
+	}
+	if want := "internal error: fault in a body wrapper (please report this statement)"; ee.Msg != want {
+		t.Errorf("message %q, want %q", ee.Msg, want)
+	}
+	if got := string(PanicStack(err)); got != string(caught.Stack) {
+		t.Errorf("stack %q, want the caught one", got)
+	}
+}
