@@ -37,7 +37,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
-	"github.com/ddbsql/ddbsql/exec/dynamo/replay"
+	"github.com/ddbsql/ddbsql/exec/replay"
 	"github.com/ddbsql/ddbsql/exec/session"
 )
 
