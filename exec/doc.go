@@ -13,8 +13,11 @@
 //   - A union (an OR of key conditions) reads its branches one after
 //     another, building each only when the one before it has ended, and
 //     passes each item once, by primary key.
-//   - Env.Raw, when set, decodes Query/Scan pages straight into batches; the
-//     batches equal what the item path builds.
+//   - Env.Raw (a rawpage.Reader, e.g. exec/dynamo/wire), when set, decodes
+//     Query/Scan pages straight into batches; the batches equal what the
+//     item path builds (both use rawpage.ItemsBatch's conversion), and its
+//     errors (rawpage.ItemError, rawpage.PanicError, the SDK's) are
+//     explained by DynamoError as on the item path.
 //   - A batch returned by Next belongs to the caller, who must Release it.
 //     Close is idempotent and safe before the first Next.
 //   - A value read from a batch (columnar.Column.Value, batchRow, and eval

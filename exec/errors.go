@@ -12,6 +12,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 )
 
 // Error codes. Tests and callers match on these; keep them stable.
@@ -76,11 +77,30 @@ func ConnectError(err error) error {
 	return &Error{Code: code, Msg: ce.Msg, Hint: ce.Hint, Err: err}
 }
 
+// unreadableItem gives an item DynamoDB returned that ddbsql cannot read
+// (a rawpage.ItemError, from either read path) its code; ok is false for
+// any other error.
+func unreadableItem(err error) (*Error, bool) {
+	var unreadable *rawpage.ItemError
+	if !errors.As(err, &unreadable) {
+		return nil, false
+	}
+	return &Error{Code: CodeDecode, Msg: unreadable.Error(), Err: err}, true
+}
+
 // DynamoError explains an error from a DynamoDB call. op names the call.
 func DynamoError(op string, err error) error {
 	var ee *Error
 	if errors.As(err, &ee) {
 		return ee
+	}
+	if e, ok := unreadableItem(err); ok {
+		return e
+	}
+	var caught *rawpage.PanicError
+	if errors.As(err, &caught) {
+		// A panic on a goroutine of the fast read path (reading a body).
+		return panicError(caught.Value, caught.Stack)
 	}
 	var silent *dynamo.NoAnswerError
 	if errors.As(err, &silent) {

@@ -3,12 +3,16 @@ package exec
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 )
 
 func TestBoundedAttemptErrors(t *testing.T) {
@@ -45,5 +49,42 @@ func TestConnectErrorCodes(t *testing.T) {
 		if !errors.As(err, &ee) || ee.Code != code || ee.Msg != "what was wrong" || ee.Hint != "what to do" {
 			t.Errorf("%s: got %+v, want code %q", problem, ee, code)
 		}
+	}
+}
+
+// An item neither read path can read is a decode error with the same
+// message, whether exec converted it (the SDK path) or a rawpage.Reader's
+// fallback did and the error came back through the SDK call.
+func TestUnreadableItemIsDecodeError(t *testing.T) {
+	items := []map[string]types.AttributeValue{{"pk": &types.AttributeValueMemberN{Value: "not a number"}}}
+	_, convErr := convertItems(items)
+	_, rawErr := rawpage.ItemsBatch(memory.NewGoAllocator(), items, []string{"pk"})
+	viaReader := DynamoError("Scan", fmt.Errorf("operation error DynamoDB: Scan: %w", rawErr))
+	for name, err := range map[string]error{"SDK path": convErr, "reader": viaReader} {
+		var ee *Error
+		if !errors.As(err, &ee) || ee.Code != CodeDecode {
+			t.Fatalf("%s: error %T %v, want code %s", name, err, err, CodeDecode)
+		}
+		if want := "DynamoDB returned an item ddbsql cannot read: attribute pk"; !strings.HasPrefix(ee.Msg, want) {
+			t.Errorf("%s: message %q, want it to start with %q", name, ee.Msg, want)
+		}
+	}
+}
+
+// A panic the fast read path caught on its body-reading goroutine comes
+// back through the SDK call as a rawpage.PanicError; exec reports it as
+// the statement's internal error and keeps the panic's stack.
+func TestCaughtReaderPanicIsInternal(t *testing.T) {
+	caught := &rawpage.PanicError{Value: "fault in a body wrapper", Stack: []byte("goroutine 7 [running]:\nwire.(*stream).fill")}
+	err := DynamoError("Scan", fmt.Errorf("operation error DynamoDB: Scan: %w", caught))
+	var ee *Error
+	if !errors.As(err, &ee) || ee.Code != CodeInternal {
+		t.Fatalf("error %T %v, want code %s", err, err, CodeInternal)
+	}
+	if want := "internal error: fault in a body wrapper (please report this statement)"; ee.Msg != want {
+		t.Errorf("message %q, want %q", ee.Msg, want)
+	}
+	if got := string(PanicStack(err)); got != string(caught.Stack) {
+		t.Errorf("stack %q, want the caught one", got)
 	}
 }

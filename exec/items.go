@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
@@ -9,56 +8,19 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbsql/ddbsql/exec/columnar"
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/value"
 )
 
 // convertItems turns SDK items into M values.
 func convertItems(items []map[string]types.AttributeValue) ([]value.Value, error) {
-	out := make([]value.Value, len(items))
-	for i, it := range items {
-		v, err := value.FromItem(it)
-		if err != nil {
-			return nil, execErrorf(CodeDecode, "DynamoDB returned an item ddbsql cannot read: %v", err)
-		}
-		out[i] = v
-	}
-	return out, nil
-}
-
-// itemColumns orders the attributes present in items: key attributes first,
-// then the rest in byte order.
-func itemColumns(items []value.Value, keys []string) []string {
-	seen := map[string]bool{}
-	var rest []string
-	for _, it := range items {
-		for name := range it.Attrs() {
-			if !seen[name] {
-				seen[name] = true
-				if !containsString(keys, name) {
-					rest = append(rest, name)
-				}
-			}
-		}
-	}
-	sort.Strings(rest)
-	var out []string
-	for _, k := range keys {
-		if seen[k] {
-			out = append(out, k)
-		}
-	}
-	return append(out, rest...)
-}
-
-// ItemsBatch converts SDK items into the batch the read operators produce
-// (the fast read path falls back to it for bodies it does not decode).
-func ItemsBatch(mem memory.Allocator, items []map[string]types.AttributeValue, keys []string) (arrow.RecordBatch, error) {
-	vals, err := convertItems(items)
-	if err != nil {
+	vals, err := rawpage.Values(items)
+	if e, ok := unreadableItem(err); ok {
+		return nil, e
+	} else if err != nil {
 		return nil, err
 	}
-	return itemsBatch(mem, vals, keys), nil
+	return vals, nil
 }
 
 // itemsBatch builds one batch with a column per attribute present.
@@ -69,7 +31,7 @@ func itemsBatch(mem memory.Allocator, items []value.Value, keys []string) arrow.
 // qualifiedItemsBatch names columns by source (see QualifiedName) when
 // source >= 0, as rows of joins need.
 func qualifiedItemsBatch(mem memory.Allocator, items []value.Value, keys []string, source int) arrow.RecordBatch {
-	names := itemColumns(items, keys)
+	names := rawpage.Columns(items, keys)
 	colNames := names
 	if source >= 0 {
 		colNames = make([]string, len(names))
@@ -77,15 +39,7 @@ func qualifiedItemsBatch(mem memory.Allocator, items []value.Value, keys []strin
 			colNames[i] = QualifiedName(source, n)
 		}
 	}
-	b := columnar.NewRowBuilder(mem, colNames)
-	row := make([]value.Value, len(names))
-	for _, it := range items {
-		for c, n := range names {
-			row[c] = it.Attr(n)
-		}
-		b.Append(row)
-	}
-	return b.Build()
+	return rawpage.Build(mem, items, names, colNames)
 }
 
 func containsString(list []string, s string) bool {

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 )
 
 // Operator produces record batches. Next returns io.EOF after the last batch.
@@ -33,7 +34,7 @@ type Env struct {
 	// Analysis, when set, collects per-node figures (EXPLAIN ANALYZE).
 	Analysis *Analysis
 	// Raw, when set, decodes Query/Scan pages straight into Arrow batches.
-	Raw RawReader
+	Raw rawpage.Reader
 }
 
 func (e *Env) concurrency() int {

@@ -5,36 +5,15 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 )
-
-// RawReader is the fast read path: it decodes Query and Scan responses
-// straight into Arrow record batches instead of the SDK's item maps. The
-// batch has one column per attribute present (key attributes first, then the
-// rest in byte order), encoded as package columnar describes; it must hold
-// exactly what the SDK path would produce. Errors must be the SDK's (so
-// DynamoError explains them).
-type RawReader interface {
-	Query(ctx context.Context, in *dynamodb.QueryInput, mem memory.Allocator, keys []string) (*RawPage, error)
-	Scan(ctx context.Context, in *dynamodb.ScanInput, mem memory.Allocator, keys []string) (*RawPage, error)
-}
-
-// RawPage is one decoded response; the caller owns Batch (nil for Select=COUNT).
-type RawPage struct {
-	Batch            arrow.RecordBatch
-	LastEvaluatedKey map[string]types.AttributeValue
-	Count            int32
-	ScannedCount     int32
-	ConsumedCapacity *types.ConsumedCapacity
-}
 
 // rawNext reads the next page through the fast path.
 func (p *pager) rawNext(ctx context.Context) (page, error) {
 	in := p.env.Raw
 	var (
-		rp  *RawPage
+		rp  *rawpage.Page
 		err error
 	)
 	if p.query != nil {

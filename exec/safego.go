@@ -30,9 +30,12 @@ func Safely(fn func() error) (err error) {
 // PanicError turns a recovered panic value into a statement's error. Call
 // it from the deferred function that recovered, so that the stack it keeps
 // (PanicStack) is the panic's.
-func PanicError(r any) *Error {
+func PanicError(r any) *Error { return panicError(r, debug.Stack()) }
+
+// panicError is the internal error of a panic with value r and stack.
+func panicError(r any, stack []byte) *Error {
 	return &Error{Code: CodeInternal, Msg: fmt.Sprintf("internal error: %v (please report this statement)", r),
-		Err: &panicked{value: r, stack: debug.Stack()}}
+		Err: &panicked{value: r, stack: stack}}
 }
 
 // panicked is what a PanicError wraps: the value and where it came from.

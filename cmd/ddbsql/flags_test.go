@@ -143,7 +143,7 @@ func TestFlagMessages(t *testing.T) {
 	orders := write("orders.jsonl", two)
 	noSK := write("nosk.jsonl", two+`{"PK":{"S":"u2"},"n":{"N":"3"}}`+"\n")
 	inEqualsDir := write("run=1/items.jsonl", two)
-	demoModel := filepath.FromSlash("../../testdata/demo/demo-model.json.gz") // a NoSQL Workbench model
+	demoModel := filepath.FromSlash("../../exec/dynamo/offline/demodata/demo-model.json.gz") // a NoSQL Workbench model
 
 	cases := []struct {
 		name string

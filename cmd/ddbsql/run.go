@@ -13,6 +13,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/dynamo/wire"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/parser"
@@ -172,7 +173,7 @@ func readStdin(ctx context.Context, in io.Reader) (string, error) {
 
 func connect(ctx context.Context, cfg *config, st streams) (*session.Session, error) {
 	var client dynamo.Client = st.client
-	var raw exec.RawReader // the fast read path, for real DynamoDB connections
+	var raw rawpage.Reader // the fast read path, for real DynamoDB connections
 	if client == nil && (cfg.demo || len(cfg.data.sources) > 0) {
 		oc, err := openOffline(ctx, cfg)
 		if err != nil {

@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ddbsql/ddbsql/exec/dynamo/replay"
+	"github.com/ddbsql/ddbsql/exec/replay"
 )
 
 // buildDDBSQL builds this command into a temporary directory.

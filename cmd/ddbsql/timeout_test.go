@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/ddbsql/ddbsql/exec"
-	"github.com/ddbsql/ddbsql/exec/dynamo/replay"
+	"github.com/ddbsql/ddbsql/exec/replay"
 )
 
 // silentEndpoint accepts TCP connections and never answers: an endpoint

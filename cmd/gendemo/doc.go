@@ -1,8 +1,8 @@
 // Command gendemo writes the built-in demo data of `ddbsql --demo` into
-// testdata/demo: run `go run ./cmd/gendemo` at the module root after
-// changing a generator, and commit the result; `go run ./cmd/gendemo
-// -check` only reports whether testdata/demo is up to date (the test does
-// the same).
+// exec/dynamo/offline/demodata (embedded by package offline): run `go run
+// ./cmd/gendemo` at the module root after changing a generator, and commit
+// the result; `go run ./cmd/gendemo -check` only reports whether the
+// directory is up to date (the test does the same).
 //
 // Output: demo-model.json.gz, a NoSQL Workbench data model (DynamoDB-JSON
 // items one per line, gzipped: about 1 MB of JSON, 85 KB on disk) that

@@ -18,7 +18,7 @@ const (
 )
 
 func main() {
-	out := flag.String("out", "", "output directory (default: testdata/demo of the module)")
+	out := flag.String("out", "", "output directory (default: exec/dynamo/offline/demodata of the module)")
 	check := flag.Bool("check", false, "only check that the output directory is up to date")
 	flag.Parse()
 	if err := run(*out, *check); err != nil {
@@ -33,7 +33,7 @@ func run(out string, check bool) error {
 		if err != nil {
 			return err
 		}
-		out = filepath.Join(root, "testdata", "demo")
+		out = filepath.Join(root, "exec", "dynamo", "offline", "demodata")
 	}
 	files, err := render()
 	if err != nil {

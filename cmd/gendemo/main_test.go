@@ -15,7 +15,7 @@ func TestCommittedDemoIsUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := checkDir(filepath.Join("..", "..", "testdata", "demo"), files); err != nil {
+	if err := checkDir(filepath.Join("..", "..", "exec", "dynamo", "offline", "demodata"), files); err != nil {
 		t.Fatal(err)
 	}
 }

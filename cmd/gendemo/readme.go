@@ -8,7 +8,7 @@ import (
 )
 
 // writeReadme summarises the generated tables for people browsing
-// testdata/demo.
+// exec/dynamo/offline/demodata.
 func writeReadme(ts []*table) []byte {
 	var b bytes.Buffer
 	b.WriteString("# Demo data (generated)\n\n")

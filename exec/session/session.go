@@ -12,6 +12,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner"
@@ -69,7 +70,7 @@ type Session struct {
 	// line alone.
 	OutRedirected bool
 	// Raw, when set, decodes Query/Scan pages straight into Arrow (exec.Env.Raw).
-	Raw exec.RawReader
+	Raw rawpage.Reader
 
 	// limiter paces every statement of the session at RateLimit: a
 	// statement's last response is paid by the next statement's first

@@ -2,22 +2,31 @@ package offline
 
 import (
 	"context"
+	"embed"
 	"io/fs"
 	"sort"
 	"strings"
 
-	"github.com/ddbsql/ddbsql"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 )
+
+// demoFS holds demodata: the built-in demo tables that `ddbsql --demo`
+// loads, written by `go run ./cmd/gendemo`.
+//
+//go:embed demodata
+var demoFS embed.FS
+
+// demoDir is the directory of the demo files inside demoFS.
+const demoDir = "demodata"
 
 // DemoSource is what LoadedTable.From says for the demo tables.
 const DemoSource = "built-in demo"
 
-// LoadDemo loads the built-in demo tables (ddbsql.DemoFS, every data file
-// in testdata/demo) into db through the same loaders as Load, then freezes
+// LoadDemo loads the built-in demo tables (demoFS, every data file in
+// demodata) into db through the same loaders as Load, then freezes
 // it.
 func LoadDemo(ctx context.Context, db *memdb.DB) ([]LoadedTable, error) {
-	return loadFS(ctx, db, ddbsql.DemoFS, ddbsql.DemoDir)
+	return loadFS(ctx, db, demoFS, demoDir)
 }
 
 func loadFS(ctx context.Context, db *memdb.DB, fsys fs.FS, dir string) ([]LoadedTable, error) {

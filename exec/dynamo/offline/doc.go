@@ -4,8 +4,9 @@
 // demo tables). Everything else — planner, EXPLAIN, stats, REPL — then runs
 // on the memdb.DB exactly as on DynamoDB.
 //
-// Phase: exec. It imports memdb, exec/value and the module root (for the
-// embedded demo files), never the planner or the session.
+// Phase: exec. It imports memdb and exec/value, never the planner or the
+// session. The demo files live in demodata/ next to it and are embedded
+// here (demo.go), so no package above offline has to hold them.
 //
 // # API
 //
@@ -100,7 +101,7 @@
 //
 // # The demo tables
 //
-// `ddbsql --demo` loads testdata/demo/demo-model.json.gz, a NoSQL
+// `ddbsql --demo` loads demodata/demo-model.json.gz, a NoSQL
 // Workbench model written by `go run ./cmd/gendemo` (deterministic; 3,129
 // items), through the Workbench loader. All times are UTC ISO 8601
 // ("2026-04-26T20:16:00Z"), so string order is time order; "today" is

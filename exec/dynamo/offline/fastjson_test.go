@@ -8,7 +8,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbsql/ddbsql"
 	"github.com/ddbsql/ddbsql/exec/value"
 )
 
@@ -45,7 +44,7 @@ func TestFastItemAgreesWithSlowPath(t *testing.T) {
 		}
 	}
 	// And on every item of the demo.
-	f, err := ddbsql.DemoFS.Open(ddbsql.DemoDir + "/demo-model.json.gz")
+	f, err := demoFS.Open(demoDir + "/demo-model.json.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

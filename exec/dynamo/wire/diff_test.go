@@ -52,7 +52,7 @@ func TestDifferentialGenerated(t *testing.T) {
 		}
 		client := cannedClient(200, body)
 
-		want, werr := viaExec(t, client, nil, mem, testKeys)
+		want, werr := readPage(t, client, nil, mem, testKeys)
 		if werr != nil {
 			t.Fatalf("seed %d: SDK path failed: %v\n%s", seed, werr, clip(body))
 		}
@@ -64,7 +64,7 @@ func TestDifferentialGenerated(t *testing.T) {
 		if err := diffBatches(want, direct); err != nil {
 			t.Fatalf("seed %d: DecodePage differs from the SDK path: %v\n%s", seed, err, clip(body))
 		}
-		got, gerr := viaExec(t, client, New(client), mem, testKeys)
+		got, gerr := readPage(t, client, New(client), mem, testKeys)
 		if gerr != nil {
 			t.Fatalf("seed %d: fast path failed: %v", seed, gerr)
 		}
@@ -88,9 +88,9 @@ func TestDifferentialOdd(t *testing.T) {
 		body := g.body(1 + g.r.IntN(60))
 		mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 		client := cannedClient(200, body)
-		want, werr := viaExec(t, client, nil, mem, testKeys)
-		got, gerr := viaExec(t, client, New(client), mem, testKeys)
-		if errCode(werr) != errCode(gerr) || (werr != nil && werr.Error() != gerr.Error()) {
+		want, werr := readPage(t, client, nil, mem, testKeys)
+		got, gerr := readPage(t, client, New(client), mem, testKeys)
+		if errKind(werr) != errKind(gerr) || (werr != nil && werr.Error() != gerr.Error()) {
 			t.Fatalf("seed %d: errors differ: SDK path %v, fast path %v\n%s", seed, werr, gerr, clip(body))
 		}
 		if err := diffBatches(want, got); err != nil {
@@ -175,9 +175,9 @@ func TestEdgeBodies(t *testing.T) {
 			body := []byte(tc.body)
 			mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 			client := cannedClient(200, body)
-			want, werr := viaExec(t, client, nil, mem, testKeys)
-			got, gerr := viaExec(t, client, New(client), mem, testKeys)
-			if errCode(werr) != errCode(gerr) || (werr != nil && werr.Error() != gerr.Error()) {
+			want, werr := readPage(t, client, nil, mem, testKeys)
+			got, gerr := readPage(t, client, New(client), mem, testKeys)
+			if errKind(werr) != errKind(gerr) || (werr != nil && werr.Error() != gerr.Error()) {
 				t.Fatalf("errors differ: SDK path %v, fast path %v", werr, gerr)
 			}
 			if err := diffBatches(want, got); err != nil {
@@ -244,10 +244,10 @@ func TestErrorResponses(t *testing.T) {
 	body := []byte(`{"__type":"com.amazonaws.dynamodb.v20120810#ValidationException","message":"One or more parameter values were invalid"}`)
 	client := cannedClient(400, body)
 	mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
-	_, werr := viaExec(t, client, nil, mem, testKeys)
-	_, gerr := viaExec(t, client, New(client), mem, testKeys)
-	if werr == nil || errCode(werr) != "validation" || werr.Error() != gerr.Error() || errCode(gerr) != errCode(werr) {
-		t.Fatalf("SDK path %v (%s), fast path %v (%s)", werr, errCode(werr), gerr, errCode(gerr))
+	_, werr := readPage(t, client, nil, mem, testKeys)
+	_, gerr := readPage(t, client, New(client), mem, testKeys)
+	if werr == nil || errKind(werr) != "api ValidationException" || werr.Error() != gerr.Error() || errKind(gerr) != errKind(werr) {
+		t.Fatalf("SDK path %v (%s), fast path %v (%s)", werr, errKind(werr), gerr, errKind(gerr))
 	}
 	mem.AssertSize(t, 0)
 }

@@ -3,9 +3,13 @@
 // instead of the SDK's []map[string]types.AttributeValue followed by a
 // conversion (~10× slower, ~74 allocations per item).
 //
-// Phase: exec. Reader is an exec.RawReader (set as exec.Env.Raw, or
+// Phase: exec. Reader is a rawpage.Reader (set as exec.Env.Raw, or
 // session.Session.Raw); it also decodes GetItem and BatchGetItem bodies
-// (Reader.GetItem, Reader.BatchGetItem), which exec does not call yet.
+// (Reader.GetItem, Reader.BatchGetItem), which exec does not call yet. It
+// imports exec/dynamo/rawpage (the contract, and the SDK path's item batch
+// it falls back to), exec/columnar and exec/value, never exec or
+// exec/dynamo, its ancestors; its tests compare it with the SDK path
+// through rawpage.ItemsBatch and reach exec only through exec/session.
 //
 // Design. Reader keeps the AWS SDK client for everything but the body: the
 // request is built, signed, sent and retried, its endpoint resolved, and
@@ -22,8 +26,8 @@
 // state the middleware closes over (each retry attempt replaces it).
 //
 // Invariants:
-//   - A batch is exactly what exec's SDK path builds (exec/items.go over
-//     value.FromItem): one column per attribute present, key attributes
+//   - A batch is exactly what exec's SDK path builds (rawpage.ItemsBatch
+//     over value.FromItem): one column per attribute present, key attributes
 //     first then the rest in byte order, encoded as package columnar says
 //     (utf8 / int64 ddb=N / exact number text ddb=N / bool / binary /
 //     value.AppendBinary ddb=value). Numbers are canonical text
@@ -54,7 +58,8 @@
 //     body. Reads happen on one goroutine per request, which the middleware
 //     waits for before returning, a panic in the decoder included (the
 //     pooled buffer is never reused while the reader writes into it). A
-//     panic while reading the body (exec.Safely) is a read error; a panic
-//     in the decoder releases what it built and goes on to the goroutine
-//     that reads the pages, which reports it as an internal error.
+//     panic while reading the body is a read error, a *rawpage.PanicError
+//     (exec reports it as an internal error); a panic in the decoder
+//     releases what it built and goes on to the goroutine that reads the
+//     pages, which reports it as an internal error (exec.Safely).
 package wire

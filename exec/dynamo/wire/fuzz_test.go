@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 )
 
@@ -74,7 +75,7 @@ func FuzzDecodePage(f *testing.F) {
 			}
 			return
 		}
-		want, err := ItemsBatch(mem, out.Items, testKeys)
+		want, err := rawpage.ItemsBatch(mem, out.Items, testKeys)
 		if err != nil {
 			return // exec's SDK path fails too; Reader returns the same error
 		}

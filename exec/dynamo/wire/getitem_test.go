@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 )
 
@@ -43,7 +44,7 @@ func TestGetItemAndBatchGetItem(t *testing.T) {
 					t.Fatalf("seed %d: a batch for a missing item", seed)
 				}
 			} else {
-				want, err := ItemsBatch(mem, []map[string]types.AttributeValue{sdk.Item}, testKeys)
+				want, err := rawpage.ItemsBatch(mem, []map[string]types.AttributeValue{sdk.Item}, testKeys)
 				if err == nil {
 					if derr := diffBatches(want, got); derr != nil {
 						t.Fatalf("seed %d: GetItem: %v\n%s", seed, derr, body)
@@ -73,7 +74,7 @@ func TestGetItemAndBatchGetItem(t *testing.T) {
 				t.Fatalf("seed %d: %d tables, SDK %d; unprocessed %v", seed, len(tables), len(bsdk.Responses), bout.UnprocessedKeys)
 			}
 			for name, items := range bsdk.Responses {
-				want, err := ItemsBatch(mem, items, map[string][]string{"t": testKeys}[name])
+				want, err := rawpage.ItemsBatch(mem, items, map[string][]string{"t": testKeys}[name])
 				if err != nil {
 					continue
 				}

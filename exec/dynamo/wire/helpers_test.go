@@ -16,11 +16,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go"
 
-	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/columnar"
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/value"
-	"github.com/ddbsql/ddbsql/planner"
 )
 
 // doerFunc is an in-process HTTP client for the SDK.
@@ -65,24 +65,30 @@ func bodyClient(status int, first []byte, wrap func([]byte) (io.Reader, int64)) 
 	})
 }
 
-// viaExec runs one Scan page through exec's read operator: with raw nil
-// this is exactly exec's SDK path (client.Scan, value.FromItem,
-// qualifiedItemsBatch); with raw set, the fast path. It returns the first
-// batch (nil when the page is empty) and the error.
-func viaExec(t testing.TB, client *dynamodb.Client, raw exec.RawReader, mem memory.Allocator, keys []string) (arrow.RecordBatch, error) {
+// readPage reads one Scan page of client: with raw nil the SDK's way
+// (client.Scan, then rawpage.ItemsBatch, the conversion exec's read
+// operators make of SDK items), with raw set through raw. It returns the
+// batch (nil when the page is empty, as exec skips empty pages) and the
+// error.
+func readPage(t testing.TB, client *dynamodb.Client, raw rawpage.Reader, mem memory.Allocator, keys []string) (arrow.RecordBatch, error) {
 	t.Helper()
-	env := &exec.Env{Client: client, Mem: mem, Stats: exec.NewStats(), Raw: raw}
-	a := &planner.Access{Op: planner.OpScan, Table: "t", Scans: []*dynamodb.ScanInput{{TableName: aws.String("t")}}, KeyAttrs: keys}
-	op, err := exec.Build(env, a)
+	in := &dynamodb.ScanInput{TableName: aws.String("t")}
+	if raw != nil {
+		page, err := raw.Scan(context.Background(), in, mem, keys)
+		if err != nil {
+			return nil, err
+		}
+		return nonEmpty(page.Batch), nil
+	}
+	out, err := client.Scan(context.Background(), in)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	defer op.Close()
-	rec, err := op.Next(context.Background())
-	if errors.Is(err, io.EOF) {
-		return nil, nil
+	rec, err := rawpage.ItemsBatch(mem, out.Items, keys)
+	if err != nil {
+		return nil, err
 	}
-	return rec, err
+	return nonEmpty(rec), nil
 }
 
 // diffBatches reports the first difference between two batches: field
@@ -126,15 +132,24 @@ func fieldNames(rec arrow.RecordBatch) []string {
 	return out
 }
 
-func errCode(err error) string {
-	var ee *exec.Error
-	if errors.As(err, &ee) {
-		return ee.Code
+// errKind tells errors apart as exec.DynamoError does where the two paths
+// could differ: an item neither can read, a panic caught while reading, an
+// API error by its code, anything else.
+func errKind(err error) string {
+	var unreadable *rawpage.ItemError
+	var caught *rawpage.PanicError
+	var apiErr smithy.APIError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &unreadable):
+		return "decode"
+	case errors.As(err, &caught):
+		return "panic"
+	case errors.As(err, &apiErr):
+		return "api " + apiErr.ErrorCode()
 	}
-	if err != nil {
-		return "other"
-	}
-	return ""
+	return "other"
 }
 
 func release(recs ...arrow.RecordBatch) {

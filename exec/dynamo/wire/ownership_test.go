@@ -30,11 +30,11 @@ func TestBatchesOutliveLaterPages(t *testing.T) {
 			for seed := 0; seed < 60; seed++ {
 				g := newPageGen(uint64(7000 + seed))
 				client := cannedClient(200, g.body(1+g.r.IntN(60)))
-				got, err := viaExec(t, client, New(client), mem, testKeys)
+				got, err := readPage(t, client, New(client), mem, testKeys)
 				if err != nil {
 					t.Fatalf("seed %d: fast path: %v", seed, err)
 				}
-				sdk, err := viaExec(t, client, nil, mem, testKeys)
+				sdk, err := readPage(t, client, nil, mem, testKeys)
 				if err != nil {
 					t.Fatalf("seed %d: SDK path: %v", seed, err)
 				}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,12 +14,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
-	"github.com/ddbsql/ddbsql/planner"
 )
 
 // setItemHook installs a decoder fault for the rest of the test.
@@ -49,43 +50,42 @@ func (r *panickingReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// readAhead reads a canned Scan page through exec with Raw set, on a
-// read-ahead goroutine, and returns the error.
-func readAhead(t *testing.T, body []byte, wrap func([]byte) (io.Reader, int64)) error {
+// scanCaught reads a canned Scan page through Reader and returns its
+// error. A panic that escapes Scan (the decoder's: it runs on the caller's
+// goroutine, which in exec is one that reads pages under exec.Safely) is
+// returned as a *rawpage.PanicError with the panic's stack.
+func scanCaught(t *testing.T, body []byte, wrap func([]byte) (io.Reader, int64)) (err error) {
 	t.Helper()
 	client := bodyClient(200, body, wrap)
-	env := &exec.Env{Client: client, Mem: memtest.Allocator(t), Stats: exec.NewStats(), Raw: New(client)}
-	a := &planner.Access{Op: planner.OpScan, Table: "t", Scans: []*dynamodb.ScanInput{{TableName: aws.String("t")}},
-		KeyAttrs: testKeys, ReadAhead: true}
-	op, err := exec.Build(env, a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer op.Close()
-	for {
-		rec, err := op.Next(context.Background())
-		if err != nil {
-			return err
+	defer func() {
+		if v := recover(); v != nil {
+			err = &rawpage.PanicError{Value: v, Stack: debug.Stack()}
 		}
-		rec.Release()
+	}()
+	page, err := New(client).Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String("t")}, memtest.Allocator(t), testKeys)
+	if err == nil && page.Batch != nil {
+		page.Batch.Release()
 	}
+	return err
 }
 
-func wantInternal(t *testing.T, err error, msg, frame string) {
+// wantPanic checks that err is a panic caught while reading, with value
+// msg and frame on its stack.
+func wantPanic(t *testing.T, err error, msg, frame string) {
 	t.Helper()
-	var ee *exec.Error
-	if !errors.As(err, &ee) || ee.Code != exec.CodeInternal || !strings.Contains(ee.Msg, msg) {
-		t.Fatalf("error %T %v, want an internal error saying %q", err, err, msg)
+	var caught *rawpage.PanicError
+	if !errors.As(err, &caught) || fmt.Sprint(caught.Value) != msg {
+		t.Fatalf("error %T %v, want the panic %q", err, err, msg)
 	}
-	if stack := string(exec.PanicStack(err)); !strings.Contains(stack, frame) {
+	if stack := string(caught.Stack); !strings.Contains(stack, frame) {
 		t.Errorf("%s is not on the panic's stack:\n%s", frame, stack)
 	}
 }
 
-// TestPanicInDecoder checks that a panic in the decoder, on the goroutine
-// that reads the pages, becomes the statement's internal error with nothing
-// left allocated, and that the decoder and buffers it leaves behind still
-// decode the next body exactly.
+// TestPanicInDecoder checks that a panic in the decoder leaves Scan on the
+// goroutine that called it (exec's page reader, which makes it the
+// statement's internal error) with nothing left allocated, and that the
+// decoder and buffers it leaves behind still decode the next body exactly.
 func TestPanicInDecoder(t *testing.T) {
 	body := newPageGen(7).body(50)
 	whole := func(b []byte) (io.Reader, int64) { return bytes.NewReader(b), int64(len(b)) }
@@ -93,9 +93,9 @@ func TestPanicInDecoder(t *testing.T) {
 	for name, wrap := range map[string]func([]byte) (io.Reader, int64){"streamed": whole, "read whole": unknownLength} {
 		t.Run(name, func(t *testing.T) {
 			setItemHook(t, panicAfter(3))
-			wantInternal(t, readAhead(t, body, wrap), "internal error: injected fault in the decoder", "wire.(*decoder).item")
+			wantPanic(t, scanCaught(t, body, wrap), "injected fault in the decoder", "wire.(*decoder).item")
 			itemHook.Store(nil)
-			if err := readAheadEOF(readAhead(t, body, wrap)); err != nil {
+			if err := scanCaught(t, body, wrap); err != nil {
 				t.Fatalf("the next read failed: %v", err)
 			}
 			page, err := DecodePage(append([]byte(nil), body...), memtest.Allocator(t), testKeys)
@@ -110,21 +110,15 @@ func TestPanicInDecoder(t *testing.T) {
 	}
 }
 
-func readAheadEOF(err error) error {
-	if err == io.EOF {
-		return nil
-	}
-	return err
-}
-
 // TestPanicInBodyReader checks that a panic while the body is read (the
-// goroutine that fills the stream) becomes the statement's internal error
-// instead of crashing the process, and that the decoder waiting for the
-// rest of the body is released.
+// goroutine that fills the stream) comes back from Scan as its error (a
+// *rawpage.PanicError, which exec reports as an internal error) instead of
+// crashing the process, and that the decoder waiting for the rest of the
+// body is released.
 func TestPanicInBodyReader(t *testing.T) {
 	body := newPageGen(11).body(200)
-	err := readAhead(t, body, func(b []byte) (io.Reader, int64) { return &panickingReader{b: b[:len(b)/2]}, int64(len(b)) })
-	wantInternal(t, err, "internal error: injected fault in the body reader", "wire.(*stream).fill")
+	err := scanCaught(t, body, func(b []byte) (io.Reader, int64) { return &panickingReader{b: b[:len(b)/2]}, int64(len(b)) })
+	wantPanic(t, err, "injected fault in the body reader", "wire.(*stream).fill")
 }
 
 // TestPanicInDecoderDynalite runs statements through a session with Raw
@@ -157,7 +151,9 @@ func TestPanicInDecoderDynalite(t *testing.T) {
 		}
 		setItemHook(t, panicAfter(40))
 		_, err := run()
-		wantInternal(t, err, "internal error: injected fault in the decoder", "wire.(*decoder).item")
+		if want := "internal error: injected fault in the decoder (please report this statement)"; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Fatalf("%s: error %v, want it to start with %q", tc.sql, err, want)
+		}
 		itemHook.Store(nil)
 		out, err := run()
 		if err != nil || strings.Count(out, "\n") < 40 {

@@ -15,10 +15,10 @@ import (
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
-	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 )
 
-// Reader is exec.RawReader over the AWS SDK client: the SDK builds, signs,
+// Reader is a rawpage.Reader over the AWS SDK client: the SDK builds, signs,
 // sends and retries every request, resolves endpoints and turns error
 // responses into its typed errors; only the body of a successful Query or
 // Scan response is decoded here, straight into Arrow.
@@ -26,13 +26,13 @@ type Reader struct {
 	client *dynamodb.Client
 }
 
-var _ exec.RawReader = (*Reader)(nil)
+var _ rawpage.Reader = (*Reader)(nil)
 
 // New returns a fast reader over client.
 func New(client *dynamodb.Client) *Reader { return &Reader{client: client} }
 
 // Query sends a Query and decodes its page.
-func (r *Reader) Query(ctx context.Context, in *dynamodb.QueryInput, mem memory.Allocator, keys []string) (*exec.RawPage, error) {
+func (r *Reader) Query(ctx context.Context, in *dynamodb.QueryInput, mem memory.Allocator, keys []string) (*rawpage.Page, error) {
 	call := newCall(shapePage, mem, keys, nil)
 	defer call.done()
 	out, err := r.client.Query(ctx, in, call.option)
@@ -43,7 +43,7 @@ func (r *Reader) Query(ctx context.Context, in *dynamodb.QueryInput, mem memory.
 }
 
 // Scan sends a Scan and decodes its page.
-func (r *Reader) Scan(ctx context.Context, in *dynamodb.ScanInput, mem memory.Allocator, keys []string) (*exec.RawPage, error) {
+func (r *Reader) Scan(ctx context.Context, in *dynamodb.ScanInput, mem memory.Allocator, keys []string) (*rawpage.Page, error) {
 	call := newCall(shapePage, mem, keys, nil)
 	defer call.done()
 	out, err := r.client.Scan(ctx, in, call.option)
@@ -72,7 +72,7 @@ func (r *Reader) GetItem(ctx context.Context, in *dynamodb.GetItemInput, mem mem
 	if out.Item == nil {
 		return nil, out, nil
 	}
-	rec, err := ItemsBatch(call.mem, []map[string]types.AttributeValue{out.Item}, keys)
+	rec, err := rawpage.ItemsBatch(call.mem, []map[string]types.AttributeValue{out.Item}, keys)
 	out.Item = nil
 	return rec, out, err
 }
@@ -95,7 +95,7 @@ func (r *Reader) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInpu
 	}
 	tables := map[string]arrow.RecordBatch{}
 	for name, items := range out.Responses {
-		rec, err := ItemsBatch(call.mem, items, keys[name])
+		rec, err := rawpage.ItemsBatch(call.mem, items, keys[name])
 		if err != nil {
 			for _, b := range tables {
 				b.Release()
@@ -161,13 +161,13 @@ func (c *call) done() {
 // page assembles the result. When the middleware decoded the body, the SDK
 // read the stripped body and items is empty; otherwise (a body the decoder
 // left to the SDK) the SDK's items are converted as exec's SDK path does.
-func (c *call) page(items []map[string]types.AttributeValue, lek map[string]types.AttributeValue, count, scanned int32, cc *types.ConsumedCapacity) (*exec.RawPage, error) {
-	p := &exec.RawPage{LastEvaluatedKey: lek, Count: count, ScannedCount: scanned, ConsumedCapacity: cc}
+func (c *call) page(items []map[string]types.AttributeValue, lek map[string]types.AttributeValue, count, scanned int32, cc *types.ConsumedCapacity) (*rawpage.Page, error) {
+	p := &rawpage.Page{LastEvaluatedKey: lek, Count: count, ScannedCount: scanned, ConsumedCapacity: cc}
 	if c.decoded && len(items) == 0 {
 		p.Batch, c.batch = c.batch, nil
 		return p, nil
 	}
-	rec, err := ItemsBatch(c.mem, items, c.keys)
+	rec, err := rawpage.ItemsBatch(c.mem, items, c.keys)
 	if err != nil {
 		return nil, err
 	}
@@ -281,11 +281,6 @@ func (b *replacedBody) Close() error { return b.closer.Close() }
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
-
-// ItemsBatch builds the batch exec's SDK path builds from SDK items.
-func ItemsBatch(mem memory.Allocator, items []map[string]types.AttributeValue, keys []string) (arrow.RecordBatch, error) {
-	return exec.ItemsBatch(mem, items, keys)
-}
 
 // IsUnsupported reports whether err is the decoder declining well-formed
 // input that the SDK path handles.

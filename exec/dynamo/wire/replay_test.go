@@ -6,7 +6,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/dynamo/replay"
+	"github.com/ddbsql/ddbsql/exec/replay"
 	"github.com/ddbsql/ddbsql/exec/session"
 )
 

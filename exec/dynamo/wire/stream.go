@@ -2,12 +2,13 @@ package wire
 
 import (
 	"io"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 )
 
 // streamMargin is how far ahead of the decoder the body must have arrived
@@ -37,14 +38,25 @@ func newStream(buf []byte) *stream {
 }
 
 // fill reads r to its end into buf; run it on its own goroutine. A panic
-// while reading (in the SDK's body wrappers) ends the body with the
-// internal error it becomes, as a read error would.
+// while reading (in the SDK's body wrappers) ends the body with a
+// *rawpage.PanicError, as a read error would (exec reports it as an
+// internal error).
 func (s *stream) fill(r io.Reader) {
-	err := exec.Safely(func() error { return s.read(r) })
+	err := s.readCaught(r)
 	s.mu.Lock()
 	s.done, s.err = true, err
 	s.cond.Broadcast()
 	s.mu.Unlock()
+}
+
+// readCaught is read with a panic turned into its error.
+func (s *stream) readCaught(r io.Reader) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &rawpage.PanicError{Value: v, Stack: debug.Stack()}
+		}
+	}()
+	return s.read(r)
 }
 
 func (s *stream) read(r io.Reader) error {

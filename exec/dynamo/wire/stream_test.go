@@ -61,9 +61,9 @@ func TestBodyDelivery(t *testing.T) {
 		}
 		for name, wrap := range wraps {
 			mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
-			want, werr := viaExec(t, cannedClient(200, body), nil, mem, testKeys)
+			want, werr := readPage(t, cannedClient(200, body), nil, mem, testKeys)
 			client := bodyClient(200, body, wrap)
-			got, gerr := viaExec(t, client, New(client), mem, testKeys)
+			got, gerr := readPage(t, client, New(client), mem, testKeys)
 			if werr != nil || gerr != nil {
 				t.Fatalf("seed %d %s: %v / %v", seed, name, werr, gerr)
 			}
@@ -87,10 +87,10 @@ func TestBodyReadError(t *testing.T) {
 	}
 	mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 	sdk := bodyClient(200, body, wrap)
-	_, werr := viaExec(t, sdk, nil, mem, testKeys)
+	_, werr := readPage(t, sdk, nil, mem, testKeys)
 	fast := bodyClient(200, body, wrap)
-	_, gerr := viaExec(t, fast, New(fast), mem, testKeys)
-	if werr == nil || gerr == nil || werr.Error() != gerr.Error() || errCode(werr) != errCode(gerr) {
+	_, gerr := readPage(t, fast, New(fast), mem, testKeys)
+	if werr == nil || gerr == nil || werr.Error() != gerr.Error() || errKind(werr) != errKind(gerr) {
 		t.Fatalf("SDK path %v, fast path %v", werr, gerr)
 	}
 	if !strings.Contains(gerr.Error(), "connection reset") {

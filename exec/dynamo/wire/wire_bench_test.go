@@ -36,7 +36,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbsql/ddbsql/exec/dynamo/replay"
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
+	"github.com/ddbsql/ddbsql/exec/replay"
 	"github.com/ddbsql/ddbsql/exec/session"
 )
 
@@ -186,7 +187,7 @@ func runSDKDecode(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				rec, err := ItemsBatch(mem, out.Items, []string{"pk", "sk"})
+				rec, err := rawpage.ItemsBatch(mem, out.Items, []string{"pk", "sk"})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -6,7 +6,8 @@
 // figures; this serves memory-speed pages.
 //
 // Phase: test/benchmark support for exec (imported only by tests and
-// benchmarks).
+// benchmarks). It builds clients with dynamo.Connect, so it sits beside
+// exec/dynamo, not under it: a package never imports its parent.
 //
 // Data: item i has pk "TENANT#<i / PartitionSize>" and sk "ORDER#<i>"; every
 // item is ~480 bytes of wire JSON (S, N, BOOL, L and M attributes: type,
