@@ -11,8 +11,6 @@ import (
 // files. Remove an entry with the import it names: the test fails on an
 // entry that no longer occurs.
 var allowed = []allowance{
-	{ruleLayer, "parser", "exec/value",
-		"the parser keeps literals as exec/value values; it should keep them as its own literal type, converted by the planner"},
 	{ruleLayer, "planner", "exec/value",
 		"the value model is shared by planner and exec: it should live in the lowest layer that needs it"},
 	{ruleLayer, "planner/ddbexpr", "exec/value",
