@@ -62,24 +62,13 @@ func (h replHost) runStatement(sql string) error {
 // item, stopping at the first failure.
 func (h replHost) include(name string) error {
 	r := h.r
-	path, err := canonicalPath(name)
+	file, err := loadInclude(name, r.meta.includes)
 	if err != nil {
-		return fmt.Errorf(`\i %s: %v`, name, err)
-	}
-	if err := checkInclude(r.meta.includes, name, path); err != nil {
 		return err
 	}
-	text, err := readScriptFile(name)
-	if err != nil {
-		return fmt.Errorf(`\i %s: %v`, name, err)
-	}
-	items, err := parseScript(text)
-	if err != nil {
-		return locate(err, name, lineOfParseError(err))
-	}
-	r.meta.includes = append(r.meta.includes, path)
+	r.meta.includes = append(r.meta.includes, file.path)
 	defer func() { r.meta.includes = r.meta.includes[:len(r.meta.includes)-1] }()
-	return runItems(h, name, items)
+	return runItems(h, name, file.items)
 }
 
 // redirect sends results to a file (\o FILE) or back to the terminal.

@@ -161,22 +161,39 @@ func (r *scriptRunner) runStatement(sql string) error {
 // directory (psql's \i), the whole file is parsed before it runs, and a
 // file already being run is a recursion, not a loop.
 func (r *scriptRunner) include(name string) error {
+	file, err := loadInclude(name, r.files)
+	if err != nil {
+		return err
+	}
+	return r.runFile(Script{Name: name, Path: file.path, Text: file.text}, file.items)
+}
+
+// includedFile is a file \i is about to run, parsed whole.
+type includedFile struct {
+	path, text string
+	items      []scriptItem
+}
+
+// loadInclude reads and parses the file \i names, refusing one already
+// among the running files (a recursion); a syntax error is located in the
+// file. The REPL and scripts share it.
+func loadInclude(name string, running []string) (includedFile, error) {
 	path, err := canonicalPath(name)
 	if err != nil {
-		return fmt.Errorf(`\i %s: %v`, name, err)
+		return includedFile{}, fmt.Errorf(`\i %s: %v`, name, err)
 	}
-	if err := checkInclude(r.files, name, path); err != nil {
-		return err
+	if err := checkInclude(running, name, path); err != nil {
+		return includedFile{}, err
 	}
 	text, err := readScriptFile(name)
 	if err != nil {
-		return fmt.Errorf(`\i %s: %v`, name, err)
+		return includedFile{}, fmt.Errorf(`\i %s: %v`, name, err)
 	}
 	items, err := parseScript(text)
 	if err != nil {
-		return locate(err, name, lineOfParseError(err))
+		return includedFile{}, locate(err, name, lineOfParseError(err))
 	}
-	return r.runFile(Script{Name: name, Path: path, Text: text}, items)
+	return includedFile{path: path, text: text, items: items}, nil
 }
 
 // checkInclude refuses a \i of a file that is already running (a file

@@ -298,13 +298,5 @@ func (s *Session) RunFrom(ctx context.Context, text string, start time.Time) err
 	if err != nil {
 		return err
 	}
-	for i, st := range stmts {
-		if i > 0 {
-			start = time.Now()
-		}
-		if err := s.run(ctx, st, start); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.runParsed(ctx, stmts, start)
 }

@@ -111,6 +111,13 @@ func (s *Session) RunScripts(ctx context.Context, scripts []string) error {
 		}
 		stmts = append(stmts, parsed...)
 	}
+	return s.runParsed(ctx, stmts, start)
+}
+
+// runParsed runs parsed statements in order, stopping at the first
+// failure; the first statement's clock started at start (parsing counts
+// against its --timeout), every later one's when it begins.
+func (s *Session) runParsed(ctx context.Context, stmts []parser.Statement, start time.Time) error {
 	for i, st := range stmts {
 		if i > 0 {
 			start = time.Now()
