@@ -6,8 +6,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // readOp runs the Queries or Scans of one Access. Several requests (IN

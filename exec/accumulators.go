@@ -5,8 +5,8 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // accumulator folds one aggregate over the rows of a group. The value given

@@ -8,8 +8,8 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/eval"
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // group is one GROUP BY bucket. It outlives the batches its rows came

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // SUM and AVG of many 38-digit numbers, checked against math/big: the sum

@@ -6,8 +6,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // getOp runs GetItem or BatchGetItem requests, one request per Next, and

@@ -7,9 +7,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/ddbsql/ddbsql/exec/eval"
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // hashJoinOp reads the build side into a hash table keyed by the build keys,

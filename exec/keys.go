@@ -3,7 +3,7 @@ package exec
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // Keys that match values on the client (BatchGetItem answers to their

@@ -4,8 +4,8 @@ import (
 	"context"
 	"io"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // merger merges several Query streams, each already in sort-key order, into

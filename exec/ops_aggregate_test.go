@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 func otAgg(fn string, arg expr.Expr, distinct bool) expr.Aggregate {

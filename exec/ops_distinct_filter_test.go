@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/ddbsql/ddbsql/exec/eval"
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // DISTINCT keeps the first of equal rows, in input order, across batches;

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // otNumbered returns batches of the given sizes holding rows i = 0, 1, …

@@ -16,9 +16,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // otOwnText draws a short string; few letters, so equal strings are common.

@@ -7,8 +7,8 @@ import (
 	"io"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // otUnion is a Union over scripted branches of a table keyed by PK, SK.

@@ -4,7 +4,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // batchRow lets the evaluator read row i of a batch. Columns are item

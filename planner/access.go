@@ -4,8 +4,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // hintKind is how the statement named an index.

@@ -5,8 +5,8 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // source is one FROM item as the binder sees it.

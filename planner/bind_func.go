@@ -5,10 +5,10 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/funcs"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 func (b *binder) function(n *sqlparser.FuncExpr) (expr.Expr, error) {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // Catalog answers the planner's questions about tables. Implementations call

@@ -1,8 +1,8 @@
 package planner
 
 import (
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // documentPaths turns the paths the parser recorded for its synthetic

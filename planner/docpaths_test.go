@@ -4,8 +4,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // The parser records paths as written; the binder works on value paths.

@@ -17,8 +17,8 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // TestExplainJSONRequestsAsSent proves that EXPLAIN's JSON requests are the

@@ -3,8 +3,8 @@ package planner
 import (
 	"strings"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // bindJoinConditions binds each join's ON clause (USING becomes equalities)

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // starCatalog holds tables t00…t(n-1), each keyed by id (S).

@@ -3,9 +3,9 @@ package planner
 import (
 	"fmt"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/ddbexpr"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // keyOp is the shape of a condition DynamoDB can evaluate on a key.

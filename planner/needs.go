@@ -1,10 +1,10 @@
 package planner
 
 import (
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/ddbexpr"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/funcs"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // add records the document paths e reads from FROM item src. A function of

@@ -3,8 +3,8 @@ package planner
 import (
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // TestRejectsNull checks which predicates count as never TRUE on a row

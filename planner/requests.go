@@ -6,8 +6,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/ddbexpr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // maxBatchKeys is DynamoDB's limit of keys per BatchGetItem request.

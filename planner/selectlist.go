@@ -5,10 +5,10 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/plural"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // selectItem is one bound select-list expression and its output name.

@@ -3,7 +3,7 @@ package planner
 import (
 	"strings"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // An index hint (USE INDEX / FORCE INDEX) chooses among plans that return

@@ -6,8 +6,8 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // quoteCache remembers, per position, which names the parser takes bare.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // TestDisjunctions runs WHEREs that are ORs of key conditions through the

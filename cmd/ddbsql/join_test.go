@@ -18,7 +18,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // Join tests through the CLI, on both backends. Besides the fixture tables

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // TestDoubleQuotedNames runs statements with "…" names through the command:

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // itemsWhere returns the fixture items of a table that satisfy keep.

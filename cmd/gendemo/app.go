@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // app: the seeds' single-table workspace/documents design. Workspaces,

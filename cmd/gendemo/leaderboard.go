@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // leaderboard: the seeds' game leaderboard. A player's profile and matches

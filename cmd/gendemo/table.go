@@ -1,6 +1,6 @@
 package main
 
-import "github.com/ddbsql/ddbsql/exec/value"
+import "github.com/ddbsql/ddbsql/planner/value"
 
 // valueItem is one item: an M value of its attributes.
 type valueItem = value.Value

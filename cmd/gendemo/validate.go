@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // validate checks what DynamoDB would: every item has its key attributes

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // Small constructors that keep the item code readable.

@@ -16,7 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/ddbsql/ddbsql/exec/memtest"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 var columnarSeed = flag.Uint64("columnar.seed", 0, "seed for the random columnar tests (0: from the clock)")

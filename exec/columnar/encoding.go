@@ -3,7 +3,7 @@ package columnar
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // Field metadata that tells how an Arrow column holds DynamoDB values.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // Minimal repros of the bugs the differential test found (doc.go, "Bugs

@@ -21,8 +21,8 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // The command line, end to end: TestCLIDifferential builds the ddbsql

@@ -15,7 +15,7 @@ import (
 	_ "modernc.org/sqlite" // database/sql driver "sqlite"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // typ is the type of a generated expression. Every column is single-typed.

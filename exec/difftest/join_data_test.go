@@ -14,7 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // The join dataset: four related tables (see doc.go, "Joins").

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ddbsql/ddbsql/exec/eval"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // Direct tests of ddbsql's semantics where they differ from SQLite's, so

@@ -14,7 +14,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // small is a hand-written table for the direct tests: partition "P", items

@@ -5,8 +5,8 @@ import (
 	"strconv"
 
 	"github.com/cockroachdb/apd/v3"
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // arithmetic evaluates + - * / % DIV on N operands.

@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // cast is CAST(x AS number|string). It never fails on the operand's type:

@@ -3,9 +3,9 @@ package eval
 import (
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/funcs"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // TestCatalogueMatchesImplementations proves that no function is missing on

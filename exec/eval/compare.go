@@ -3,8 +3,8 @@ package eval
 import (
 	"strings"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 func comparison(b expr.Binary, row Row) (Truth, error) {

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 func TestComparisons(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/cockroachdb/apd/v3"
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // DynamoDB's number range: at most 38 significant digits, magnitude

@@ -8,7 +8,7 @@
 // planner/funcs; aggregates only where allowed) and a Row. Output: a
 // value.Value, or an *Error with a stable Code.
 //
-// May import: exec/value, planner/expr and planner/funcs; nothing that
+// May import: planner/value, planner/expr and planner/funcs; nothing that
 // reads DynamoDB or plans.
 //
 // # Invariants

@@ -3,8 +3,8 @@ package eval
 import (
 	"strings"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // DynamoDB's condition-expression functions keep DynamoDB's two-valued

@@ -1,8 +1,8 @@
 package eval
 
 import (
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // Row is the evaluator's view of one input row. Implement it on a pointer

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 func TestLeaves(t *testing.T) {

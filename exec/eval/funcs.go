@@ -3,9 +3,9 @@ package eval
 import (
 	"strconv"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/funcs"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 type funcImpl func(f expr.Func, row Row) (value.Value, error)

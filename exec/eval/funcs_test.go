@@ -3,8 +3,8 @@ package eval
 import (
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 var typeErrExpr = bop(expr.OpAdd, litS("a"), litN("1")) // evaluating it is a type error

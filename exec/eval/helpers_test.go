@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // testRow is a Row over whole items (one per FROM item) and input columns.

@@ -1,6 +1,6 @@
 package eval
 
-import "github.com/ddbsql/ddbsql/exec/value"
+import "github.com/ddbsql/ddbsql/planner/value"
 
 // ItemSize is an item's size in bytes as DynamoDB counts it for capacity
 // units and the 400 KB limit. item must be an M (a whole item); anything

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // TestItemSizeKnownItems checks whole items whose sizes are published.

@@ -3,8 +3,8 @@ package eval
 import (
 	"unicode/utf8"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // like is X [NOT] LIKE Pattern: Unknown when either side is NULL; False

@@ -2,8 +2,8 @@ package eval
 
 import (
 	"github.com/cockroachdb/apd/v3"
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // fnAbs is ABS on an N; exact.

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // A list index into a set is an error that says why and what to do, not a

@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // BenchmarkWriters renders 10,000 rows of six typical columns per op.

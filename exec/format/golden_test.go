@@ -3,7 +3,7 @@ package format
 import (
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // typesFixture covers every DynamoDB type, awkward strings and exact

@@ -12,7 +12,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/memtest"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

@@ -18,8 +18,8 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/exec/dynamo/wire"
 	"github.com/ddbsql/ddbsql/exec/session"
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // djTables builds a table whose partitions, sparse GSIs and LSI overlap, so

@@ -27,7 +27,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // spyClient records every read request: its operation, QueryInput.Select,

@@ -17,7 +17,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // holdBackClient holds back keys of BatchGetItem requests as

@@ -13,8 +13,8 @@ import (
 	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 func (s *Session) showTables(ctx context.Context) error {

@@ -24,7 +24,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // smallPages caps every Query and Scan page at three items and fails the

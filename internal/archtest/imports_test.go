@@ -11,12 +11,6 @@ import (
 // files. Remove an entry with the import it names: the test fails on an
 // entry that no longer occurs.
 var allowed = []allowance{
-	{ruleLayer, "planner", "exec/value",
-		"the value model is shared by planner and exec: it should live in the lowest layer that needs it"},
-	{ruleLayer, "planner/ddbexpr", "exec/value",
-		"as planner -> exec/value: the value model should move below the planner"},
-	{ruleLayer, "planner/expr", "exec/value",
-		"as planner -> exec/value: the value model should move below the planner"},
 	{ruleAncestor, "exec/session", "exec",
 		"the session assembles exec's operators; it should be a layer of its own above exec, not exec's child"},
 }

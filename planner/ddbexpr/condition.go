@@ -6,9 +6,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/funcs"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // maxInValues is DynamoDB's limit on IN operands.

@@ -2,7 +2,7 @@
 // DynamoDB FilterExpression and ProjectionExpression builders (the SDK's
 // feature/dynamodb/expression), so every name and value is a placeholder.
 //
-// Phase: plan. May import: exec/value, planner/expr and planner/funcs;
+// Phase: plan. May import: planner/value, planner/expr and planner/funcs;
 // never the planner itself or exec's evaluator.
 //
 // Which functions DynamoDB evaluates is the function catalogue's word

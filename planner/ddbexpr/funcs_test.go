@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
 	"github.com/ddbsql/ddbsql/planner/ddbexpr"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/funcs"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // TestTranslatedFunctionsAreTheCatalogues proves that ddbexpr translates

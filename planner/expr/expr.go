@@ -1,7 +1,7 @@
 package expr
 
 import (
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // Expr is a resolved SQL expression.

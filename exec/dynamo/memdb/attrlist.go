@@ -4,7 +4,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // attrs is an item's attributes, sorted by name: about half the memory of

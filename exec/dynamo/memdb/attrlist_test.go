@@ -3,7 +3,7 @@ package memdb
 import (
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 func TestAttrsPickAndGet(t *testing.T) {

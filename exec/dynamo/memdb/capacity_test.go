@@ -15,7 +15,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // Consumed read capacity, one table-driven test per operation. Every case

@@ -5,7 +5,7 @@
 // PutItem, BatchWriteItem) with DynamoDB's semantics, checked request by
 // request against dynalite by the parity test (parity_test.go).
 //
-// Phase: exec. It imports only the SDK types and exec/value (not
+// Phase: exec. It imports only the SDK types and planner/value (not
 // exec/dynamo), so exec/dynamo may construct it.
 //
 // # Storage

@@ -3,7 +3,7 @@ package memdb
 import (
 	"strconv"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // The expression tree shared by key conditions, filters and conditions.

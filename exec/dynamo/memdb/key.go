@@ -4,7 +4,7 @@ import (
 	"crypto/md5"
 	"strings"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // encodeKey maps a key value (S, N or B) to a string whose byte order is

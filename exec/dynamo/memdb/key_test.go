@@ -5,7 +5,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 func num(t testing.TB, s string) value.Value {

@@ -3,7 +3,7 @@ package memdb
 import (
 	"strings"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // KeyConditionExpression: from the parsed condition to one condition per

@@ -18,7 +18,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // The parity suite loads every fixture table into dynalite and into memdb

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"sort"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // ProjectionExpression: parsing and applying.

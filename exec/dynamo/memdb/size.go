@@ -1,6 +1,6 @@
 package memdb
 
-import "github.com/ddbsql/ddbsql/exec/value"
+import "github.com/ddbsql/ddbsql/planner/value"
 
 // Item sizes, in bytes.
 //

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/btree"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // Storage: a space is a table's base data or one of its indexes. It maps

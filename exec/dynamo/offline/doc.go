@@ -4,7 +4,7 @@
 // demo tables). Everything else — planner, EXPLAIN, stats, REPL — then runs
 // on the memdb.DB exactly as on DynamoDB.
 //
-// Phase: exec. It imports memdb and exec/value, never the planner or the
+// Phase: exec. It imports memdb and planner/value, never the planner or the
 // session. The demo files live in demodata/ next to it and are embedded
 // here (demo.go), so no package above offline has to hold them.
 //

@@ -6,7 +6,7 @@
 //
 // Phase: exec. It sits below both of its users so that neither imports the
 // other's parent: exec consumes a Reader, wire implements one, and wire
-// never imports exec. It imports only exec/value and exec/columnar (leaves)
+// never imports exec. It imports only planner/value and exec/columnar (leaves)
 // and the SDK's types.
 //
 // Invariant: a Reader's batch holds exactly what the SDK path builds from

@@ -7,7 +7,7 @@
 // session.Session.Raw); it also decodes GetItem and BatchGetItem bodies
 // (Reader.GetItem, Reader.BatchGetItem), which exec does not call yet. It
 // imports exec/dynamo/rawpage (the contract, and the SDK path's item batch
-// it falls back to), exec/columnar and exec/value, never exec or
+// it falls back to), exec/columnar and planner/value, never exec or
 // exec/dynamo, its ancestors; its tests compare it with the SDK path
 // through rawpage.ItemsBatch and reach exec only through exec/session.
 //

@@ -20,7 +20,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // doerFunc is an in-process HTTP client for the SDK.

@@ -3,7 +3,7 @@ package wire
 import (
 	"bytes"
 
-	"github.com/ddbsql/ddbsql/exec/value"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // canonNumber checks whether b is already a number in the form

@@ -13,7 +13,7 @@ import (
 
 // valueSeed fixes the random tests' seed; 0 picks one from the clock. The
 // seed is printed on every failure, so a failure reproduces with
-// go test ./exec/value -value.seed=N.
+// go test ./planner/value -value.seed=N.
 var valueSeed = flag.Uint64("value.seed", 0, "seed for the random value tests (0: from the clock)")
 
 // newRand returns a seeded generator and registers the seed for failures.

@@ -1,6 +1,11 @@
 // Package value is ddbsql's model of one DynamoDB attribute value.
 //
-// Phase: shared by the planner (typed literals) and exec (evaluation, output).
+// Phase: a leaf of the planner layer, shared by the planner (typed literals,
+// key values) and exec (evaluation, output): it lives in the lowest layer
+// that needs it, so imports still flow one way (exec → planner).
+//
+// May import: nothing of the module (only the standard library, apd and the
+// SDK's attribute types).
 //
 // Invariants:
 //   - A Value is immutable once built; copies share backing slices safely.
