@@ -30,7 +30,23 @@ func ExplainWith(p *Plan, actual Actuals) string {
 	for _, n := range p.Notes {
 		w.sb.WriteString("note: " + n + "\n")
 	}
-	w.node(p.Root, "", "")
+	// Each node's prefixes come from its parent: the tree lines before
+	// its title, and before the lines and inputs under it.
+	type prefixes struct{ title, under string }
+	at := map[Node]prefixes{p.Root: {}}
+	Walk(p.Root, func(n Node, _ int) bool {
+		pre := at[n]
+		w.node(n, pre.title, pre.under)
+		inputs := n.Inputs()
+		for i, in := range inputs {
+			branch, cont := "├─ ", "│  "
+			if i == len(inputs)-1 {
+				branch, cont = "└─ ", "   "
+			}
+			at[in] = prefixes{pre.under + branch, pre.under + cont}
+		}
+		return true
+	})
 	w.sb.WriteString("estimated total: " + TotalEstimate(p).TotalString() + "\n")
 	return w.sb.String()
 }
@@ -40,8 +56,8 @@ type explainWriter struct {
 	actual Actuals
 }
 
-// node writes one operator: its title after prefix, its detail lines and
-// children after childPrefix.
+// node writes one operator: its title after prefix, its detail lines after
+// childPrefix (its inputs follow, written by the walk).
 func (w *explainWriter) node(n Node, prefix, childPrefix string) {
 	title, details := describe(n)
 	switch t := n.(type) {
@@ -65,21 +81,12 @@ func (w *explainWriter) node(n Node, prefix, childPrefix string) {
 		}
 	}
 	w.sb.WriteString(prefix + title + "\n")
-	inputs := n.Inputs()
 	detailPrefix := childPrefix + "   "
-	if len(inputs) > 0 {
+	if len(n.Inputs()) > 0 {
 		detailPrefix = childPrefix + "│  "
 	}
 	for _, d := range details {
 		w.sb.WriteString(strings.TrimRight(detailPrefix+d, " ") + "\n")
-	}
-	for i, in := range inputs {
-		last := i == len(inputs)-1
-		branch, cont := "├─ ", "│  "
-		if last {
-			branch, cont = "└─ ", "   "
-		}
-		w.node(in, childPrefix+branch, childPrefix+cont)
 	}
 }
 

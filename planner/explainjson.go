@@ -45,7 +45,7 @@ type JSONOptions struct {
 // the estimate of each read and the total. The result ends in a newline.
 func ExplainJSON(p *Plan, opts JSONOptions) ([]byte, error) {
 	w := jsonWriter{actual: opts.Actual}
-	root, err := w.node(p.Root)
+	root, err := w.tree(p.Root)
 	if err != nil {
 		return nil, errorf(CodeInvalid, "cannot render the plan as JSON: %v", err)
 	}
@@ -125,6 +125,36 @@ type jsonWriter struct {
 	actual func(Node) (ActualFigures, bool)
 }
 
+// tree renders n and the nodes below it, each with its inputs last as
+// "children".
+func (w *jsonWriter) tree(root Node) (object, error) {
+	var top object
+	var err error
+	siblings := map[Node]*[]any{} // the children list each node goes into
+	Walk(root, func(n Node, depth int) bool {
+		if err != nil {
+			return false
+		}
+		var o object
+		if o, err = w.node(n); err != nil {
+			return false
+		}
+		children := &[]any{}
+		o = append(o, field{"children", children})
+		for _, in := range n.Inputs() {
+			siblings[in] = children
+		}
+		if depth == 0 {
+			top = o
+		} else {
+			*siblings[n] = append(*siblings[n], o)
+		}
+		return true
+	})
+	return top, err
+}
+
+// node renders one node without its inputs.
 func (w *jsonWriter) node(n Node) (object, error) {
 	title, _ := describe(n)
 	o := object{{"kind", nodeKind(n)}, {"title", title}, {"client", runsOnClient(n)}}
@@ -136,18 +166,6 @@ func (w *jsonWriter) node(n Node) (object, error) {
 			o.add("actual", actualJSON(a))
 		}
 	}
-	var children []any
-	for _, in := range n.Inputs() {
-		c, err := w.node(in)
-		if err != nil {
-			return nil, err
-		}
-		children = append(children, c)
-	}
-	if children == nil {
-		children = []any{}
-	}
-	o = append(o, field{"children", children})
 	return o, nil
 }
 

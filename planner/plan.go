@@ -175,18 +175,10 @@ type keyValue = value.Value
 
 // NeedsScan reports whether any read of the plan is a Scan.
 func NeedsScan(p *Plan) bool {
-	found := false
-	var walk func(Node)
-	walk = func(n Node) {
-		if a, ok := n.(*Access); ok && a.Op == OpScan {
-			found = true
-		}
-		for _, in := range n.Inputs() {
-			walk(in)
-		}
-	}
-	walk(p.Root)
-	return found
+	return Find(p.Root, func(n Node) bool {
+		a, ok := n.(*Access)
+		return ok && a.Op == OpScan
+	}) != nil
 }
 
 // LookupJoin joins each driving row to the items of another table found by
