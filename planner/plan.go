@@ -19,8 +19,19 @@ type Plan struct {
 	Notes []string
 }
 
-// Node is one operator of the plan tree.
-type Node interface{ Inputs() []Node }
+// Node is one operator of the plan tree. Every kind is declared in this
+// package, in plan_<kind>.go with its EXPLAIN description, so a kind
+// cannot be added without one.
+type Node interface {
+	// Inputs are the node's children in the order EXPLAIN prints them: the
+	// one way to them (Walk visits a whole tree).
+	Inputs() []Node
+	// describe is the node's title and text lines for EXPLAIN.
+	describe() explainLine
+	// jsonFields adds the fields of the node's kind to its object in
+	// EXPLAIN's JSON document.
+	jsonFields(w *jsonWriter, o *object) error
+}
 
 // CountColumn is the name of the single column an Access with Count yields.
 const CountColumn = "count"

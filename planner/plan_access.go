@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"fmt"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
@@ -65,3 +67,112 @@ type MergeOrder struct {
 
 // Inputs implements Node.
 func (*Access) Inputs() []Node { return nil }
+
+func (a *Access) describe() explainLine {
+	title := string(a.Op) + " " + a.Table
+	if a.Index != "" {
+		title += " INDEX " + a.Index
+	}
+	d := []string{"estimate: " + a.Estimate.String()}
+	if a.Drives != "" {
+		d = append(d, "drives the join: "+a.Drives)
+	}
+	if len(a.KeyConditions) > 0 {
+		d = append(d, "key condition (SQL): "+sqlList(a.KeyConditions))
+	}
+	if len(a.Filters) > 0 {
+		d = append(d, "filter expression (SQL): "+sqlList(a.Filters))
+	}
+	if a.Count {
+		d = append(d, "counts items with Select=COUNT (no items are returned)")
+	}
+	var reqs [][]string
+	switch a.Op {
+	case OpGetItem:
+		for _, g := range a.Gets {
+			reqs = append(reqs, getFields(g))
+		}
+	case OpBatchGetItem:
+		for _, b := range a.Batches {
+			reqs = append(reqs, batchFields(b))
+		}
+	case OpQuery:
+		for _, q := range a.Queries {
+			reqs = append(reqs, queryFields(q))
+		}
+		if len(a.Queries) > 1 {
+			how := "results concatenated in IN-list order"
+			if a.Merge != nil {
+				how = "results merged by " + a.Merge.Attr + " " + order(a.Merge.Desc)
+			}
+			d = append(d, fmt.Sprintf("%d Queries, one per partition key value, run concurrently; %s", len(a.Queries), how))
+		}
+	case OpScan:
+		for _, s := range a.Scans {
+			reqs = append(reqs, scanFields(s))
+		}
+		d = append(d, fmt.Sprintf("reads the whole %s (segments: %d)", map[bool]string{true: "index", false: "table"}[a.Index != ""], len(a.Scans)))
+	}
+	for i, r := range reqs {
+		if len(reqs) > 1 {
+			d = append(d, fmt.Sprintf("request %d of %d:", i+1, len(reqs)))
+			for _, line := range r {
+				d = append(d, "  "+line)
+			}
+			continue
+		}
+		d = append(d, r...)
+	}
+	return explainLine{kind: string(a.Op), title: title, details: d}
+}
+
+func (a *Access) jsonFields(_ *jsonWriter, o *object) error {
+	o.add("table", a.Table)
+	o.add("index", a.Index)
+	o.add("drives", a.Drives)
+	if len(a.KeyConditions) > 0 {
+		o.add("key_condition", sqlList(a.KeyConditions))
+	}
+	if len(a.Filters) > 0 {
+		o.add("filter", sqlList(a.Filters))
+	}
+	if a.Count {
+		o.add("select_count", true)
+	}
+	switch a.Op {
+	case OpQuery:
+		if len(a.Queries) > 1 {
+			if a.Merge != nil {
+				o.add("merge", object{{"attribute", a.Merge.Attr}, {"order", order(a.Merge.Desc)}})
+			} else {
+				o.add("merge", "concatenated in IN-list order")
+			}
+		}
+	case OpScan:
+		o.add("segments", len(a.Scans))
+	}
+	o.add("estimate", estimateJSON(a.Estimate, false))
+	var inputs []any
+	for _, g := range a.Gets {
+		inputs = append(inputs, g)
+	}
+	for _, b := range a.Batches {
+		inputs = append(inputs, b)
+	}
+	for _, q := range a.Queries {
+		inputs = append(inputs, q)
+	}
+	for _, sc := range a.Scans {
+		inputs = append(inputs, sc)
+	}
+	var reqs []any
+	for _, in := range inputs {
+		body, err := requestJSON(in)
+		if err != nil {
+			return err
+		}
+		reqs = append(reqs, object{{"operation", string(a.Op)}, {"input", body}})
+	}
+	o.add("requests", reqs)
+	return nil
+}

@@ -5,3 +5,9 @@ type OneRow struct{}
 
 // Inputs implements Node.
 func (*OneRow) Inputs() []Node { return nil }
+
+func (*OneRow) describe() explainLine {
+	return explainLine{kind: "OneRow", title: "One row (no FROM: nothing is read)", client: true}
+}
+
+func (*OneRow) jsonFields(*jsonWriter, *object) error { return nil }
