@@ -43,30 +43,25 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 	if _, ok := n.(*planner.OneRow); ok {
 		return &oneRowOp{env: env}, nil
 	}
-	if hj, ok := n.(*planner.HashJoin); ok {
-		probe, err := buildWith(env, hj.Probe, leaf)
-		if err != nil {
-			return nil, err
-		}
-		build, err := buildWith(env, hj.Build, leaf)
-		if err != nil {
-			probe.Close()
-			return nil, err
-		}
-		return newHashJoinOp(env, hj, probe, build), nil
-	}
 	if u, ok := n.(*planner.Union); ok {
 		return buildUnion(env, u, leaf)
 	}
 	inputs := n.Inputs()
-	if len(inputs) != 1 {
+	want := 1
+	if _, ok := n.(*planner.HashJoin); ok {
+		want = 2
+	}
+	if len(inputs) != want {
 		return nil, execErrorf(CodeInternal, "plan node %T has %d inputs", n, len(inputs))
 	}
-	in, err := buildWith(env, inputs[0], leaf)
+	ins, err := buildInputs(env, inputs, leaf)
 	if err != nil {
 		return nil, err
 	}
+	in := ins[0]
 	switch t := n.(type) {
+	case *planner.HashJoin:
+		return newHashJoinOp(env, t, ins[0], ins[1]), nil
 	case *planner.LookupJoin:
 		return newLookupJoinOp(env, t, in), nil
 	case *planner.Fetch:
@@ -87,8 +82,27 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 	case *planner.Limit:
 		return newLimitOp(in, t.Offset, t.Count), nil
 	}
-	in.Close()
+	for _, op := range ins {
+		op.Close()
+	}
 	return nil, execErrorf(CodeInternal, "%s", fmt.Sprintf("no operator for plan node %T", n))
+}
+
+// buildInputs builds the operators of a node's inputs, in order; when one
+// fails, those built before it are closed.
+func buildInputs(env *Env, inputs []planner.Node, leaf leafFunc) ([]Operator, error) {
+	ops := make([]Operator, 0, len(inputs))
+	for _, in := range inputs {
+		op, err := buildWith(env, in, leaf)
+		if err != nil {
+			for _, built := range ops {
+				built.Close()
+			}
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	return ops, nil
 }
 
 // buildUnion defers building each branch until the union reaches it.

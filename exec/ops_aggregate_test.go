@@ -32,7 +32,7 @@ var otAllAggs = []expr.Aggregate{
 func otAggregate(t *testing.T, env *Env, groups []expr.Expr, aggs []expr.Aggregate, batches ...otBatch) ([]otRow, error) {
 	t.Helper()
 	src := otSrc(env, batches...)
-	op := otMustBuild(t, env, &planner.Aggregate{Input: &otLeaf{src}, Groups: groups, Aggs: aggs})
+	op := otMustBuild(t, env, &planner.Aggregate{Input: &otLeaf{op: src}, Groups: groups, Aggs: aggs})
 	rows, _, err := otDrain(op)
 	if cerr := op.Close(); cerr != nil {
 		t.Fatal(cerr)
@@ -278,7 +278,7 @@ func TestAggregateEarlyCloseAndInputError(t *testing.T) {
 	t.Run("close_before_next", func(t *testing.T) {
 		env := otEnv(t)
 		src := otSrc(env, mk()...)
-		op := otMustBuild(t, env, &planner.Aggregate{Input: &otLeaf{src}, Groups: groups, Aggs: otAllAggs})
+		op := otMustBuild(t, env, &planner.Aggregate{Input: &otLeaf{op: src}, Groups: groups, Aggs: otAllAggs})
 		op.Close()
 		src.check(t)
 	})
@@ -286,7 +286,7 @@ func TestAggregateEarlyCloseAndInputError(t *testing.T) {
 		env := otEnv(t)
 		env.BatchRows = 5
 		src := otSrc(env, mk()...)
-		op := otMustBuild(t, env, &planner.Limit{Count: 1, Input: &planner.Aggregate{Input: &otLeaf{src}, Groups: groups, Aggs: otAllAggs}})
+		op := otMustBuild(t, env, &planner.Limit{Count: 1, Input: &planner.Aggregate{Input: &otLeaf{op: src}, Groups: groups, Aggs: otAllAggs}})
 		rows, _, err := otDrain(op)
 		if err != nil || len(rows) != 1 {
 			t.Fatalf("%d rows, %v", len(rows), err)
@@ -298,7 +298,7 @@ func TestAggregateEarlyCloseAndInputError(t *testing.T) {
 		env := otEnv(t)
 		src := otSrc(env, mk()...)
 		src.failAt = 3
-		op := otMustBuild(t, env, &planner.Aggregate{Input: &otLeaf{src}, Groups: groups, Aggs: otAllAggs})
+		op := otMustBuild(t, env, &planner.Aggregate{Input: &otLeaf{op: src}, Groups: groups, Aggs: otAllAggs})
 		if _, err := op.Next(context.Background()); !errors.Is(err, otErrInput) {
 			t.Fatalf("error %v, want the input's", err)
 		}
@@ -309,7 +309,7 @@ func TestAggregateEarlyCloseAndInputError(t *testing.T) {
 		env := otEnv(t)
 		env.BatchRows = 4
 		src := otSrc(env, mk()...)
-		op := otMustBuild(t, env, &planner.Aggregate{Input: &otLeaf{src}, Groups: groups, Aggs: []expr.Aggregate{otAgg("count", nil, false)}})
+		op := otMustBuild(t, env, &planner.Aggregate{Input: &otLeaf{op: src}, Groups: groups, Aggs: []expr.Aggregate{otAgg("count", nil, false)}})
 		rows, batches, err := otDrain(op)
 		if err != nil || len(rows) != 37 || batches != 10 {
 			t.Fatalf("%d groups in %d batches, %v; want 37 in 10", len(rows), batches, err)

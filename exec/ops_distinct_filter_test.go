@@ -43,7 +43,7 @@ func TestDistinct(t *testing.T) {
 		{names: names}, // empty
 	}
 	src := otSrc(env, batches...)
-	op := otMustBuild(t, env, &planner.Distinct{Input: &otLeaf{src}})
+	op := otMustBuild(t, env, &planner.Distinct{Input: &otLeaf{op: src}})
 	rows, _, err := otDrain(op)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +70,7 @@ func TestDistinctEarlyCloseAndInputError(t *testing.T) {
 	t.Run("limit1", func(t *testing.T) {
 		env := otEnv(t)
 		src := otSrc(env, mk()...)
-		op := otMustBuild(t, env, &planner.Limit{Count: 1, Input: &planner.Distinct{Input: &otLeaf{src}}})
+		op := otMustBuild(t, env, &planner.Limit{Count: 1, Input: &planner.Distinct{Input: &otLeaf{op: src}}})
 		rows, _, err := otDrain(op)
 		if err != nil || len(rows) != 1 {
 			t.Fatalf("%d rows, %v", len(rows), err)
@@ -84,7 +84,7 @@ func TestDistinctEarlyCloseAndInputError(t *testing.T) {
 	t.Run("all", func(t *testing.T) {
 		env := otEnv(t)
 		src := otSrc(env, mk()...)
-		op := otMustBuild(t, env, &planner.Distinct{Input: &otLeaf{src}})
+		op := otMustBuild(t, env, &planner.Distinct{Input: &otLeaf{op: src}})
 		rows, _, err := otDrain(op)
 		if err != nil || len(rows) != 150 {
 			t.Fatalf("%d rows, %v; want 150", len(rows), err)
@@ -94,7 +94,7 @@ func TestDistinctEarlyCloseAndInputError(t *testing.T) {
 	t.Run("close_before_next", func(t *testing.T) {
 		env := otEnv(t)
 		src := otSrc(env, mk()...)
-		op := otMustBuild(t, env, &planner.Distinct{Input: &otLeaf{src}})
+		op := otMustBuild(t, env, &planner.Distinct{Input: &otLeaf{op: src}})
 		op.Close()
 		src.check(t)
 	})
@@ -102,7 +102,7 @@ func TestDistinctEarlyCloseAndInputError(t *testing.T) {
 		env := otEnv(t)
 		src := otSrc(env, mk()...)
 		src.failAt = 2
-		op := otMustBuild(t, env, &planner.Distinct{Input: &otLeaf{src}})
+		op := otMustBuild(t, env, &planner.Distinct{Input: &otLeaf{op: src}})
 		rows, _, err := otDrain(op)
 		if !errors.Is(err, otErrInput) || len(rows) != 80 {
 			t.Fatalf("%d rows, %v", len(rows), err)
@@ -130,7 +130,7 @@ func TestFilter(t *testing.T) {
 	for _, pred := range preds {
 		env := otEnv(t)
 		src := otSrc(env, input...)
-		op := otMustBuild(t, env, &planner.Filter{Input: &otLeaf{src}, Pred: pred})
+		op := otMustBuild(t, env, &planner.Filter{Input: &otLeaf{op: src}, Pred: pred})
 		rows, _, err := otDrain(op)
 		if err != nil {
 			t.Fatal(err)
@@ -167,7 +167,7 @@ func TestFilterErrorsAndEarlyClose(t *testing.T) {
 	bad := expr.Binary{Op: expr.OpGt, L: expr.Binary{Op: expr.OpAdd, L: otCol("i"), R: otLit(otS("x"))}, R: otLit(otN("0"))}
 	env := otEnv(t)
 	src := otSrc(env, batches...)
-	op := otMustBuild(t, env, &planner.Filter{Input: &otLeaf{src}, Pred: bad})
+	op := otMustBuild(t, env, &planner.Filter{Input: &otLeaf{op: src}, Pred: bad})
 	if _, _, err := otDrain(op); otCode(err) != CodeEval {
 		t.Fatalf("error %v, want an eval error", err)
 	}
@@ -176,7 +176,7 @@ func TestFilterErrorsAndEarlyClose(t *testing.T) {
 
 	src = otSrc(env, batches...)
 	src.failAt = 2
-	op = otMustBuild(t, env, &planner.Filter{Input: &otLeaf{src}, Pred: expr.Binary{Op: expr.OpGe, L: otCol("i"), R: otLit(otN("5"))}})
+	op = otMustBuild(t, env, &planner.Filter{Input: &otLeaf{op: src}, Pred: expr.Binary{Op: expr.OpGe, L: otCol("i"), R: otLit(otN("5"))}})
 	rows, _, err := otDrain(op)
 	if !errors.Is(err, otErrInput) || len(rows) != 15 {
 		t.Fatalf("%d rows, %v", len(rows), err)
@@ -185,7 +185,7 @@ func TestFilterErrorsAndEarlyClose(t *testing.T) {
 	src.check(t)
 
 	src = otSrc(env, batches...)
-	op = otMustBuild(t, env, &planner.Limit{Count: 1, Input: &planner.Filter{Input: &otLeaf{src}, Pred: expr.Binary{Op: expr.OpGe, L: otCol("i"), R: otLit(otN("25"))}}})
+	op = otMustBuild(t, env, &planner.Limit{Count: 1, Input: &planner.Filter{Input: &otLeaf{op: src}, Pred: expr.Binary{Op: expr.OpGe, L: otCol("i"), R: otLit(otN("25"))}}})
 	rows, _, err = otDrain(op)
 	if err != nil || len(rows) != 1 || rows[0].get("i").Text() != "25" || src.nexts != 3 {
 		t.Fatalf("%v, %v after %d batches", rows, err, src.nexts)
@@ -194,7 +194,7 @@ func TestFilterErrorsAndEarlyClose(t *testing.T) {
 	src.check(t)
 
 	src = otSrc(env, batches...)
-	op = otMustBuild(t, env, &planner.Filter{Input: &otLeaf{src}, Pred: otLit(value.BoolOf(true))})
+	op = otMustBuild(t, env, &planner.Filter{Input: &otLeaf{op: src}, Pred: otLit(value.BoolOf(true))})
 	op.Close()
 	src.check(t)
 }
@@ -214,7 +214,7 @@ func TestProject(t *testing.T) {
 	}
 	names := []string{"b", "a10", "ub", "first", "k"}
 	src := otSrc(env, batches...)
-	op := otMustBuild(t, env, &planner.Project{Input: &otLeaf{src}, Exprs: exprs, Names: names})
+	op := otMustBuild(t, env, &planner.Project{Input: &otLeaf{op: src}, Exprs: exprs, Names: names})
 	rows, _, err := otDrain(op)
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +241,7 @@ func TestProject(t *testing.T) {
 	// An evaluation error mid-stream leaks nothing.
 	src = otSrc(env, otNumbered(5, 5, 5)...)
 	bad := expr.Binary{Op: expr.OpDiv, L: otLit(otN("1")), R: expr.Binary{Op: expr.OpSub, L: otCol("s"), R: otLit(otN("1"))}}
-	op = otMustBuild(t, env, &planner.Project{Input: &otLeaf{src}, Exprs: []expr.Expr{otCol("i"), bad}, Names: []string{"i", "bad"}})
+	op = otMustBuild(t, env, &planner.Project{Input: &otLeaf{op: src}, Exprs: []expr.Expr{otCol("i"), bad}, Names: []string{"i", "bad"}})
 	rows, _, err = otDrain(op)
 	if otCode(err) != CodeEval || len(rows) != 5 {
 		t.Fatalf("%d rows, %v; want 5 then an eval error", len(rows), err)
@@ -251,7 +251,7 @@ func TestProject(t *testing.T) {
 
 	src = otSrc(env, otNumbered(5, 5)...)
 	src.failAt = 1
-	op = otMustBuild(t, env, &planner.Project{Input: &otLeaf{src}, Exprs: []expr.Expr{otCol("i")}, Names: []string{"i"}})
+	op = otMustBuild(t, env, &planner.Project{Input: &otLeaf{op: src}, Exprs: []expr.Expr{otCol("i")}, Names: []string{"i"}})
 	if rows, _, err := otDrain(op); !errors.Is(err, otErrInput) || len(rows) != 5 {
 		t.Fatalf("%d rows, %v", len(rows), err)
 	}
@@ -267,7 +267,7 @@ func TestStarRenamesQualifiedColumns(t *testing.T) {
 		otBatch{names: []string{QualifiedName(0, "a"), QualifiedName(1, "b")}, rows: [][]value.Value{{otN("1"), otS("x")}}},
 		otBatch{names: []string{"a"}, rows: [][]value.Value{{otN("2")}}},
 	)
-	op := otMustBuild(t, env, &planner.Project{Input: &otLeaf{src}, Star: true})
+	op := otMustBuild(t, env, &planner.Project{Input: &otLeaf{op: src}, Star: true})
 	rows, _, err := otDrain(op)
 	if err != nil || len(rows) != 2 {
 		t.Fatalf("%v, %v", rows, err)

@@ -98,7 +98,7 @@ func TestHashJoinMatchesNestedLoop(t *testing.T) {
 		env.BatchRows = 1 + r.IntN(8)
 		probe, build := otSrc(env, probeIn...), otSrc(env, buildIn...)
 		op := otMustBuild(t, env, &planner.HashJoin{
-			Probe: &otLeaf{probe}, Build: &otLeaf{build}, Kind: kind,
+			Probe: &otLeaf{op: probe}, Build: &otLeaf{op: build}, Kind: kind,
 			ProbeKeys: []expr.Expr{otQCol(0, "k")}, BuildKeys: []expr.Expr{otQCol(1, "k")},
 			Residual: residual,
 		})
@@ -134,7 +134,7 @@ func TestHashJoinEarlyCloseAndErrors(t *testing.T) {
 		return out
 	}
 	node := func(probe, build Operator) *planner.HashJoin {
-		return &planner.HashJoin{Probe: &otLeaf{probe}, Build: &otLeaf{build}, Kind: planner.JoinInner,
+		return &planner.HashJoin{Probe: &otLeaf{op: probe}, Build: &otLeaf{op: build}, Kind: planner.JoinInner,
 			ProbeKeys: []expr.Expr{otQCol(0, "k")}, BuildKeys: []expr.Expr{otQCol(1, "k")}}
 	}
 	t.Run("limit1_with_pending_output_batches", func(t *testing.T) {

@@ -115,8 +115,13 @@ func (s *otSource) check(t *testing.T) {
 	}
 }
 
-// otLeaf puts an operator into a plan tree.
-type otLeaf struct{ op Operator }
+// otLeaf puts an operator into a plan tree. Only the planner declares node
+// kinds; the leaf borrows the methods of one (it is never explained, and
+// otBuild takes it before Build's own cases).
+type otLeaf struct {
+	planner.OneRow
+	op Operator
+}
 
 func (*otLeaf) Inputs() []planner.Node { return nil }
 

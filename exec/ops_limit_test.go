@@ -43,7 +43,7 @@ func TestLimitOffsetAndCount(t *testing.T) {
 			t.Run(fmt.Sprintf("offset%d_count%d", offset, count), func(t *testing.T) {
 				env := otEnv(t)
 				src := otSrc(env, otNumbered(sizes...)...)
-				op := otMustBuild(t, env, &planner.Limit{Input: &otLeaf{src}, Offset: offset, Count: count})
+				op := otMustBuild(t, env, &planner.Limit{Input: &otLeaf{op: src}, Offset: offset, Count: count})
 				got, _, err := otDrain(op)
 				if err != nil {
 					t.Fatal(err)

@@ -72,7 +72,7 @@ func TestOwnedValuesSortAndTopN(t *testing.T) {
 			env := otEnv(t)
 			env.BatchRows = 1 + r.IntN(6)
 			src := otSrc(env, input...)
-			var node planner.Node = &planner.Sort{Input: &otLeaf{src}, Keys: keys, TopN: int64(topN)}
+			var node planner.Node = &planner.Sort{Input: &otLeaf{op: src}, Keys: keys, TopN: int64(topN)}
 			wantRows := want
 			if topN > 0 {
 				node = &planner.Limit{Count: int64(topN), Input: node}
@@ -99,7 +99,7 @@ func TestOwnedValuesHashJoinBuildSide(t *testing.T) {
 		env.BatchRows = 1 + r.IntN(8)
 		probe, build := otSrc(env, probeIn...), otSrc(env, buildIn...)
 		op := otMustBuild(t, env, &planner.HashJoin{
-			Probe: &otLeaf{probe}, Build: &otLeaf{build}, Kind: kind,
+			Probe: &otLeaf{op: probe}, Build: &otLeaf{op: build}, Kind: kind,
 			ProbeKeys: []expr.Expr{otQCol(0, "k")}, BuildKeys: []expr.Expr{otQCol(1, "k")},
 		})
 		got, _, err := otDrain(op)
@@ -216,7 +216,7 @@ func TestOwnedValuesDistinct(t *testing.T) {
 		}
 		env := otEnv(t)
 		src := otSrc(env, input...)
-		op := otMustBuild(t, env, &planner.Distinct{Input: &planner.Project{Input: &otLeaf{src},
+		op := otMustBuild(t, env, &planner.Distinct{Input: &planner.Project{Input: &otLeaf{op: src},
 			Exprs: []expr.Expr{otCol("k"), otCol("s")}, Names: []string{"k", "s"}}})
 		got, _, err := otDrain(op)
 		if err != nil {
@@ -239,7 +239,7 @@ func TestOwnedValuesSortEarlyEnds(t *testing.T) {
 	}
 	keys := []planner.SortKey{{Expr: otCol("s")}}
 	sortOf := func(src *otSource, keys []planner.SortKey) *planner.Sort {
-		return &planner.Sort{Input: &otLeaf{src}, Keys: keys}
+		return &planner.Sort{Input: &otLeaf{op: src}, Keys: keys}
 	}
 	t.Run("limit0", func(t *testing.T) {
 		env := otEnv(t)

@@ -103,7 +103,7 @@ func TestSortMatchesReferenceAndTopN(t *testing.T) {
 		env := otEnv(t)
 		env.BatchRows = 1 + r.IntN(20)
 		src := otSrc(env, input...)
-		op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{src}, Keys: keys})
+		op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{op: src}, Keys: keys})
 		got, _, err := otDrain(op)
 		if err != nil {
 			t.Fatal(err)
@@ -120,7 +120,7 @@ func TestSortMatchesReferenceAndTopN(t *testing.T) {
 			}
 			src := otSrc(env, input...)
 			op := otMustBuild(t, env, &planner.Limit{Count: int64(n),
-				Input: &planner.Sort{Input: &otLeaf{src}, Keys: keys, TopN: int64(n)}})
+				Input: &planner.Sort{Input: &otLeaf{op: src}, Keys: keys, TopN: int64(n)}})
 			got, _, err := otDrain(op)
 			if err != nil {
 				t.Fatal(err)
@@ -147,7 +147,7 @@ func TestSortStable(t *testing.T) {
 	for _, desc := range []bool{false, true} {
 		for _, topN := range []int64{0, 7} {
 			src := otSrc(env, batches...)
-			op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{src}, Keys: []planner.SortKey{{Expr: otCol("k"), Desc: desc}}, TopN: topN})
+			op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{op: src}, Keys: []planner.SortKey{{Expr: otCol("k"), Desc: desc}}, TopN: topN})
 			rows, _, err := otDrain(op)
 			if err != nil {
 				t.Fatal(err)
@@ -189,7 +189,7 @@ func TestSortNullsAndMixedTypes(t *testing.T) {
 		}
 		for _, topN := range []int64{0, int64(len(vals))} {
 			src := otSrc(env, batch)
-			op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{src}, Keys: []planner.SortKey{{Expr: otCol("k"), Desc: desc}}, TopN: topN})
+			op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{op: src}, Keys: []planner.SortKey{{Expr: otCol("k"), Desc: desc}}, TopN: topN})
 			rows, _, err := otDrain(op)
 			if err != nil {
 				t.Fatal(err)
@@ -220,7 +220,7 @@ func TestSortNullPeersUseNextKey(t *testing.T) {
 		{value.MissingValue(), otN("1")},
 		{value.NullValue(), otN("0")},
 	}})
-	op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{src}, Keys: []planner.SortKey{{Expr: otCol("a")}, {Expr: otCol("b")}}})
+	op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{op: src}, Keys: []planner.SortKey{{Expr: otCol("a")}, {Expr: otCol("b")}}})
 	rows, _, err := otDrain(op)
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +242,7 @@ func TestSortKeysAndErrors(t *testing.T) {
 	}}
 	neg := expr.Unary{Op: expr.OpNeg, X: otCol("x")}
 	src := otSrc(env, input)
-	op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{src}, Keys: []planner.SortKey{{Expr: neg}}})
+	op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{op: src}, Keys: []planner.SortKey{{Expr: neg}}})
 	rows, _, err := otDrain(op)
 	if err != nil || len(rows) != 3 || rows[0].get("y").Text() != "c" || rows[2].get("y").Text() != "a" {
 		t.Fatalf("ORDER BY -x: %v, %v", rows, err)
@@ -250,7 +250,7 @@ func TestSortKeysAndErrors(t *testing.T) {
 	op.Close()
 
 	src = otSrc(env, input)
-	op = otMustBuild(t, env, &planner.Sort{Input: &otLeaf{src}, Keys: []planner.SortKey{{Expr: expr.Ref{Index: 1}, Desc: true}}})
+	op = otMustBuild(t, env, &planner.Sort{Input: &otLeaf{op: src}, Keys: []planner.SortKey{{Expr: expr.Ref{Index: 1}, Desc: true}}})
 	rows, _, err = otDrain(op)
 	if err != nil || rows[0].get("y").Text() != "c" {
 		t.Fatalf("ORDER BY $1 DESC: %v, %v", rows, err)
@@ -259,7 +259,7 @@ func TestSortKeysAndErrors(t *testing.T) {
 
 	src = otSrc(env, input, input)
 	bad := expr.Binary{Op: expr.OpAdd, L: otCol("y"), R: otLit(otN("1"))}
-	op = otMustBuild(t, env, &planner.Sort{Input: &otLeaf{src}, Keys: []planner.SortKey{{Expr: bad}}, TopN: 1})
+	op = otMustBuild(t, env, &planner.Sort{Input: &otLeaf{op: src}, Keys: []planner.SortKey{{Expr: bad}}, TopN: 1})
 	if _, _, err := otDrain(op); otCode(err) != CodeEval {
 		t.Fatalf("ORDER BY y + 1 over strings: %v, want an eval error", err)
 	}
@@ -274,7 +274,7 @@ func TestSortEarlyCloseAndInputError(t *testing.T) {
 	t.Run("close_before_next", func(t *testing.T) {
 		env := otEnv(t)
 		src := otSrc(env, input...)
-		op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{src}, Keys: keys})
+		op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{op: src}, Keys: keys})
 		op.Close()
 		src.check(t)
 	})
@@ -282,7 +282,7 @@ func TestSortEarlyCloseAndInputError(t *testing.T) {
 		env := otEnv(t)
 		env.BatchRows = 3
 		src := otSrc(env, input...)
-		op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{src}, Keys: keys, TopN: 100})
+		op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{op: src}, Keys: keys, TopN: 100})
 		b, err := op.Next(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -295,7 +295,7 @@ func TestSortEarlyCloseAndInputError(t *testing.T) {
 		env := otEnv(t)
 		env.BatchRows = 2
 		src := otSrc(env, input...)
-		op := otMustBuild(t, env, &planner.Limit{Count: 1, Input: &planner.Sort{Input: &otLeaf{src}, Keys: keys}})
+		op := otMustBuild(t, env, &planner.Limit{Count: 1, Input: &planner.Sort{Input: &otLeaf{op: src}, Keys: keys}})
 		rows, _, err := otDrain(op)
 		if err != nil || len(rows) != 1 {
 			t.Fatalf("%d rows, %v", len(rows), err)
@@ -308,7 +308,7 @@ func TestSortEarlyCloseAndInputError(t *testing.T) {
 			env := otEnv(t)
 			src := otSrc(env, input...)
 			src.failAt = 4
-			op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{src}, Keys: keys, TopN: topN})
+			op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{op: src}, Keys: keys, TopN: topN})
 			if _, _, err := otDrain(op); !errors.Is(err, otErrInput) {
 				t.Fatalf("error %v, want the input's", err)
 			}

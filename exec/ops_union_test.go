@@ -15,7 +15,7 @@ import (
 func otUnion(branches ...*otSource) *planner.Union {
 	u := &planner.Union{Table: "t", KeyAttrs: []string{"PK", "SK"}}
 	for _, b := range branches {
-		u.Branches = append(u.Branches, &otLeaf{b})
+		u.Branches = append(u.Branches, &otLeaf{op: b})
 	}
 	return u
 }
@@ -77,7 +77,7 @@ func TestUnionKeysCompareByValue(t *testing.T) {
 		{otN("1"), otN("7")}, {otN("2"), otN("7")}}})
 	b := otSrc(env, otBatch{names: []string{"device", "seq"}, rows: [][]value.Value{
 		{otN("1.5"), otN("7")}, {otN("1"), otN("7")}, {otS("2"), otN("7")}, {otN("2"), otN("7.0")}}})
-	u.Branches = []planner.Node{&otLeaf{a}, &otLeaf{b}}
+	u.Branches = []planner.Node{&otLeaf{op: a}, &otLeaf{op: b}}
 	op := otMustBuild(t, env, u)
 	rows, _, err := otDrain(op)
 	if err != nil {
@@ -104,7 +104,7 @@ func TestUnionQualifiedKeys(t *testing.T) {
 		{otS("p"), otS("a"), otS("x")}}})
 	b := otSrc(env, otBatch{names: []string{pk, sk, other}, rows: [][]value.Value{
 		{otS("p"), otS("a"), otS("y")}, {otS("p"), otS("b"), otS("x")}}})
-	u.Branches = []planner.Node{&otLeaf{a}, &otLeaf{b}}
+	u.Branches = []planner.Node{&otLeaf{op: a}, &otLeaf{op: b}}
 	op := otMustBuild(t, env, u)
 	rows, _, err := otDrain(op)
 	if err != nil {

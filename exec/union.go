@@ -38,9 +38,9 @@ func newUnionOp(env *Env, n *planner.Union, build func(planner.Node) (Operator, 
 }
 
 func (op *unionOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	for !op.closed && op.cur < len(op.node.Branches) {
+	for !op.closed && op.cur < len(op.node.Inputs()) {
 		if op.input == nil {
-			in, err := op.build(op.node.Branches[op.cur])
+			in, err := op.build(op.node.Inputs()[op.cur])
 			if err != nil {
 				return nil, err
 			}

@@ -3,7 +3,11 @@
 // table or an index, Scan only when allowed) and which operators run on the
 // client above them. It also renders EXPLAIN, as a text tree and as a JSON
 // document (explainjson.go) whose requests are the plan's SDK inputs,
-// rendered field by field (explaininput.go), never re-typed.
+// rendered field by field (explaininput.go), never re-typed. Each kind of
+// plan node is declared in plan_<kind>.go together with its EXPLAIN
+// description, which both renderings share; every walk over a plan tree
+// goes through Walk (walk.go), and Inputs is the one way to a node's
+// children.
 //
 // Phase: plan. The planner is pure: it calls nothing but the Catalog
 // (DescribeTable/ListTables, cached by the caller) and never sends a read.

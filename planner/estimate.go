@@ -231,8 +231,7 @@ func unitsFor(size float64) float64 {
 // after them).
 func TotalEstimate(p *Plan) Estimate {
 	var total Estimate
-	var walk func(Node)
-	walk = func(n Node) {
+	Walk(p.Root, func(n Node, _ int) bool {
 		switch t := n.(type) {
 		case *Access:
 			total = total.Add(t.Estimate)
@@ -244,10 +243,7 @@ func TotalEstimate(p *Plan) Estimate {
 		case *Fetch:
 			total = total.Add(t.Estimate)
 		}
-		for _, in := range n.Inputs() {
-			walk(in)
-		}
-	}
-	walk(p.Root)
+		return true
+	})
 	return total
 }

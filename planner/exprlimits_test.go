@@ -93,25 +93,24 @@ func plan(t *testing.T, cat planner.Catalog, sql string) *planner.Plan {
 // requests lists the FilterExpressions of the plan's reads and says
 // whether a Filter runs on the client.
 func requests(n planner.Node) (filters []string, local bool) {
-	switch a := n.(type) {
-	case *planner.Access:
-		for _, q := range a.Queries {
-			if q.FilterExpression != nil {
-				filters = append(filters, *q.FilterExpression)
+	planner.Walk(n, func(n planner.Node, _ int) bool {
+		switch a := n.(type) {
+		case *planner.Access:
+			for _, q := range a.Queries {
+				if q.FilterExpression != nil {
+					filters = append(filters, *q.FilterExpression)
+				}
 			}
-		}
-		for _, s := range a.Scans {
-			if s.FilterExpression != nil {
-				filters = append(filters, *s.FilterExpression)
+			for _, s := range a.Scans {
+				if s.FilterExpression != nil {
+					filters = append(filters, *s.FilterExpression)
+				}
 			}
+		case *planner.Filter:
+			local = true
 		}
-	case *planner.Filter:
-		local = true
-	}
-	for _, in := range n.Inputs() {
-		f, l := requests(in)
-		filters, local = append(filters, f...), local || l
-	}
+		return true
+	})
 	return filters, local
 }
 

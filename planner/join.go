@@ -314,16 +314,13 @@ func withFilter(n Node, preds []expr.Expr) Node {
 // firstRead is the read a plan starts from: its first Access, or the Union
 // of keyed reads that stands for one.
 func firstRead(n Node) Node {
-	switch n.(type) {
-	case *Access, *Union:
-		return n
-	}
-	for _, in := range n.Inputs() {
-		if r := firstRead(in); r != nil {
-			return r
+	return Find(n, func(m Node) bool {
+		switch m.(type) {
+		case *Access, *Union:
+			return true
 		}
-	}
-	return nil
+		return false
+	})
 }
 
 func ordersOnly(order []SortKey, src int) bool {

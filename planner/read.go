@@ -53,22 +53,21 @@ func (r *reader) plan(req readRequest) (*readPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Inputs first: a Fetch's estimate follows from the read below it.
-	var walk func(Node)
-	walk = func(n Node) {
-		for _, in := range n.Inputs() {
-			walk(in)
+	// Reads first: a Fetch's estimate follows from the read below it.
+	Walk(rp.node, func(n Node, _ int) bool {
+		if a, ok := n.(*Access); ok {
+			a.Estimate = estimateAccess(a, r.from.table, r.opts.Consistent && !r.global(a))
 		}
-		switch t := n.(type) {
-		case *Access:
-			t.Estimate = estimateAccess(t, r.from.table, r.opts.Consistent && !r.global(t))
-		case *Fetch:
-			if a, ok := t.Input.(*Access); ok {
-				t.Estimate = estimateFetch(t, r.from.table, a.Estimate, len(a.Filters) > 0, "if the read below returns a row: one key per row")
+		return true
+	})
+	Walk(rp.node, func(n Node, _ int) bool {
+		if f, ok := n.(*Fetch); ok {
+			if a, ok := f.Input.(*Access); ok {
+				f.Estimate = estimateFetch(f, r.from.table, a.Estimate, len(a.Filters) > 0, "if the read below returns a row: one key per row")
 			}
 		}
-	}
-	walk(rp.node)
+		return true
+	})
 	return rp, nil
 }
 

@@ -79,17 +79,21 @@ func PlanSelect(ctx context.Context, cat Catalog, in SelectInput, opts Options) 
 // markReadAhead allows read-ahead on reads that will run to their end: all
 // of them without LIMIT, and a hash join's build side in any case.
 func markReadAhead(n Node, complete bool) {
-	switch t := n.(type) {
-	case *Access:
-		t.ReadAhead = complete
-	case *HashJoin:
-		markReadAhead(t.Probe, complete)
-		markReadAhead(t.Build, true)
-		return
-	}
-	for _, in := range n.Inputs() {
-		markReadAhead(in, complete)
-	}
+	// runsToEnd[n]: every row n can produce will be read.
+	runsToEnd := map[Node]bool{n: complete}
+	Walk(n, func(m Node, _ int) bool {
+		end := runsToEnd[m]
+		if a, ok := m.(*Access); ok {
+			a.ReadAhead = end
+		}
+		for _, in := range m.Inputs() {
+			runsToEnd[in] = end
+		}
+		if hj, ok := m.(*HashJoin); ok {
+			runsToEnd[hj.Build] = true
+		}
+		return true
+	})
 }
 
 func (sp *selectPlanner) resolveFrom(written map[string]parser.Path) error {

@@ -11,11 +11,14 @@ import (
 // joins). It reports the first part of the plan that breaks the rule.
 func CheckStrict(p *Plan) error {
 	var err error
-	var walk func(n Node, aggregated bool)
-	walk = func(n Node, aggregated bool) {
+	// aggregated[n]: n's rows are groups, not items read (n is an
+	// Aggregate or above one); below an aggregate, items are read.
+	aggregated := map[Node]bool{p.Root: hasAggregate(p.Root)}
+	Walk(p.Root, func(n Node, _ int) bool {
 		if err != nil {
-			return
+			return false
 		}
+		agg := aggregated[n]
 		switch t := n.(type) {
 		case *Access:
 			switch {
@@ -31,7 +34,7 @@ func CheckStrict(p *Plan) error {
 				err = strictError("it filters the items it reads on the client (%s)", t.Pred)
 			}
 		case *Sort:
-			if !aggregated {
+			if !agg {
 				err = strictError("it sorts the items it reads on the client (ORDER BY %s): order by the sort key of the table or index instead", sortKeys(t.Keys))
 			}
 		case *HashJoin:
@@ -39,32 +42,21 @@ func CheckStrict(p *Plan) error {
 		case *Union:
 			err = strictError("its WHERE is an OR of %d branches with key conditions of their own, read with separate requests and combined on the client: %s", len(t.Branches), sqlOr(t.Conditions))
 		case *Aggregate:
-			aggregated = false // below an aggregate, items are read
-		}
-		if _, isAgg := n.(*Aggregate); isAgg {
-			for _, in := range n.Inputs() {
-				walk(in, false)
-			}
-			return
+			agg = false
 		}
 		for _, in := range n.Inputs() {
-			walk(in, aggregated)
+			aggregated[in] = agg
 		}
-	}
-	walk(p.Root, hasAggregate(p.Root))
+		return true
+	})
 	return err
 }
 
 func hasAggregate(n Node) bool {
-	if _, ok := n.(*Aggregate); ok {
-		return true
-	}
-	for _, in := range n.Inputs() {
-		if hasAggregate(in) {
-			return true
-		}
-	}
-	return false
+	return Find(n, func(m Node) bool {
+		_, ok := m.(*Aggregate)
+		return ok
+	}) != nil
 }
 
 func strictError(format string, args ...any) *Error {

@@ -118,15 +118,11 @@ func (w *stopOnWrite) Write(b []byte) (int, error) {
 
 func scanSegments(p *planner.Plan) int {
 	n := 0
-	var walk func(planner.Node)
-	walk = func(node planner.Node) {
+	planner.Walk(p.Root, func(node planner.Node, _ int) bool {
 		if a, ok := node.(*planner.Access); ok && a.Op == planner.OpScan {
 			n += len(a.Scans)
 		}
-		for _, in := range node.Inputs() {
-			walk(in)
-		}
-	}
-	walk(p.Root)
+		return true
+	})
 	return n
 }

@@ -31,18 +31,31 @@ type Union struct {
 // Inputs implements Node.
 func (n *Union) Inputs() []Node { return n.Branches }
 
-func describeUnion(u *Union) (string, []string) {
-	title := fmt.Sprintf("Union (client): %d OR branches, each item once (deduplicated by %s)", len(u.Branches), strings.Join(u.KeyAttrs, ", "))
+func (n *Union) describe() explainLine {
+	title := fmt.Sprintf("Union (client): %d OR branches, each item once (deduplicated by %s)", len(n.Branches), strings.Join(n.KeyAttrs, ", "))
 	d := []string{
-		"estimate (all branches): " + TotalEstimate(&Plan{Root: u}).String(),
+		"estimate (all branches): " + TotalEstimate(&Plan{Root: n}).String(),
 		"why: every branch of the WHERE's OR has a key condition of its own",
 		"branches are read one after another; a LIMIT that is met stops before the next",
 	}
-	if u.Drives != "" {
-		d = append(d, "drives the join: "+u.Drives)
+	if n.Drives != "" {
+		d = append(d, "drives the join: "+n.Drives)
 	}
-	for i, c := range u.Conditions {
+	for i, c := range n.Conditions {
 		d = append(d, fmt.Sprintf("branch %d: %s", i+1, c))
 	}
-	return title, d
+	return explainLine{kind: "Union", title: title, client: true, details: d}
+}
+
+func (n *Union) jsonFields(_ *jsonWriter, o *object) error {
+	o.add("table", n.Table)
+	o.add("key_attributes", n.KeyAttrs)
+	o.add("drives", n.Drives)
+	var branches []string
+	for _, c := range n.Conditions {
+		branches = append(branches, c.String())
+	}
+	o.add("branch_conditions", branches)
+	o.add("estimate", estimateJSON(TotalEstimate(&Plan{Root: n}), false))
+	return nil
 }
