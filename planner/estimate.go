@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
@@ -176,13 +177,13 @@ func (e Estimate) figures() string {
 func FormatRCU(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 const (
-	readUnitBytes = 4096
-	pageBytes     = 1 << 20
+	readUnitBytes = ddblimits.ReadUnitBytes
+	pageBytes     = ddblimits.PageBytes
 	// maxItemUnits is the most 4 KB units one item can take: items are at
 	// most 400 KB, names and values included.
-	maxItemUnits = 400 * 1024 / readUnitBytes
+	maxItemUnits = ddblimits.ItemBytes / readUnitBytes
 	// batchKeys is the most keys one BatchGetItem request takes.
-	batchKeys = 100
+	batchKeys = ddblimits.BatchGetKeys
 )
 
 // readFactor is the capacity a 4 KB read unit costs: ½ eventually

@@ -5,6 +5,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/funcs"
 )
@@ -12,8 +13,8 @@ import (
 // DynamoDB's limits on one expression string (Expression parameters in its
 // developer guide): a FilterExpression over them is a ValidationException.
 const (
-	maxExpressionBytes     = 4096
-	maxExpressionOperators = 300
+	maxExpressionBytes     = ddblimits.ExpressionBytes
+	maxExpressionOperators = ddblimits.ExpressionOperators
 	// placeholderSlack is how many more bytes each #name or :value
 	// placeholder may take in the request than when the filter is built
 	// alone: the request numbers them after the key condition's and the

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/ddbsql/ddbsql/planner/ddbexpr"
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -409,7 +410,7 @@ func stripFixed(order []SortKey, fixed []string, src int) []SortKey {
 func (r *reader) segments(p path) int {
 	maxSegments := 8 * runtime.NumCPU()
 	if n := r.opts.Segments; n > 0 {
-		return min(n, 1_000_000)
+		return min(n, ddblimits.ScanSegments)
 	}
 	bytes := r.from.table.SizeBytes
 	if p.index != nil {

@@ -7,11 +7,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/planner/ddbexpr"
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // maxBatchKeys is DynamoDB's limit of keys per BatchGetItem request.
-const maxBatchKeys = 100
+const maxBatchKeys = ddblimits.BatchGetKeys
 
 // readSpec is everything a request needs besides its key values.
 type readSpec struct {

@@ -6,13 +6,14 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/funcs"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // maxInValues is DynamoDB's limit on IN operands.
-const maxInValues = 100
+const maxInValues = ddblimits.InOperands
 
 // Condition translates pred into a DynamoDB condition that holds exactly when
 // pred is TRUE, or reports false when that is not possible. source selects
