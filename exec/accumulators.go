@@ -5,6 +5,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -170,7 +171,7 @@ func (s *sumAcc) result() (value.Value, error) {
 // half away from zero like the / operator (exec/eval), so that AVG(x) =
 // SUM(x) / COUNT(x) also when the 39th digit is a 5. Its exponent range is
 // apd's, not DynamoDB's: the average of 1E-130 and 0 is 5E-131.
-var avgContext = apd.Context{Precision: value.MaxDigits, MaxExponent: apd.MaxExponent, MinExponent: apd.MinExponent,
+var avgContext = apd.Context{Precision: ddblimits.NumberDigits, MaxExponent: apd.MaxExponent, MinExponent: apd.MinExponent,
 	Rounding: apd.RoundHalfUp, Traps: apd.InvalidOperation | apd.DivisionByZero}
 
 // extremeAcc keeps the MIN or MAX by ddbsql's total order (numbers

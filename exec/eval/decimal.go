@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -11,9 +12,9 @@ import (
 // DynamoDB's number range: at most 38 significant digits, magnitude
 // between 1E-130 and 9.99…E+125.
 const (
-	maxDigits   = value.MaxDigits
-	maxAdjusted = 125
-	minAdjusted = -130
+	maxDigits   = ddblimits.NumberDigits
+	maxAdjusted = ddblimits.NumberMaxExponent
+	minAdjusted = ddblimits.NumberMinExponent
 )
 
 // exactCtx computes sums, differences and products exactly (Precision 0

@@ -5,14 +5,16 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 )
 
 // DynamoDB's number limits.
 const (
-	MaxDigits     = 38
-	maxMagnitude  = 125  // largest allowed adjusted exponent (9.99…E+125)
-	minMagnitude  = -130 // smallest allowed adjusted exponent (1E-130)
-	contextDigits = 38
+	// MaxDigits is DynamoDB's precision, the digits NumberContext keeps.
+	MaxDigits     = ddblimits.NumberDigits
+	maxMagnitude  = ddblimits.NumberMaxExponent // largest allowed adjusted exponent (9.99…E+125)
+	minMagnitude  = ddblimits.NumberMinExponent // smallest allowed adjusted exponent (1E-130)
+	contextDigits = MaxDigits
 	contextMaxExp = maxMagnitude
 	contextMinExp = minMagnitude
 )

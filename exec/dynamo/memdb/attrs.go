@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/cockroachdb/apd/v3"
 
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -102,11 +103,11 @@ func checkNumber(text string) string {
 	digits := r.NumDigits()
 	adjusted := int64(r.Exponent) + digits - 1
 	switch {
-	case adjusted > 125:
+	case adjusted > ddblimits.NumberMaxExponent:
 		return "Number overflow. Attempting to store a number with magnitude larger than supported range"
-	case adjusted < -130:
+	case adjusted < ddblimits.NumberMinExponent:
 		return "Number underflow. Attempting to store a number with magnitude smaller than supported range"
-	case digits > 38:
+	case digits > ddblimits.NumberDigits:
 		return "Attempting to store more than 38 significant digits in a Number"
 	}
 	return ""
@@ -177,7 +178,7 @@ func plainInteger(text string) (canonical, ok bool) {
 	if len(digits) > 0 && digits[0] == '-' {
 		digits = digits[1:]
 	}
-	if digits == "" || len(digits) > 38 {
+	if digits == "" || len(digits) > ddblimits.NumberDigits {
 		return false, false
 	}
 	for i := 0; i < len(digits); i++ {

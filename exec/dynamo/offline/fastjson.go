@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 )
 
 // fastItem decodes the common shape of a DynamoDB-JSON item straight into
@@ -289,7 +290,7 @@ func fastNumber(s string) (string, bool) {
 	if whole == "" {
 		significant = len(strings.TrimLeft(frac, "0"))
 	}
-	if significant > 38 {
+	if significant > ddblimits.NumberDigits {
 		return "", false
 	}
 	out := whole

@@ -3,7 +3,7 @@ package wire
 import (
 	"bytes"
 
-	"github.com/ddbsql/ddbsql/planner/value"
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 )
 
 // canonNumber checks whether b is already a number in the form
@@ -40,7 +40,7 @@ func canonNumber(b []byte) (iv int64, isInt, ok bool) {
 		for sig > 0 && b[intStart+sig-1] == '0' {
 			sig--
 		}
-		if sig > value.MaxDigits || intLen-1 > maxMagnitude {
+		if sig > ddblimits.NumberDigits || intLen-1 > maxMagnitude {
 			return 0, false, false
 		}
 		if intLen <= 19 {
@@ -81,16 +81,16 @@ func canonNumber(b []byte) (iv int64, isInt, ok bool) {
 		sig = intLen + fracLen
 		adjusted = intLen - 1
 	}
-	if sig > value.MaxDigits || adjusted > maxMagnitude || adjusted < minMagnitude {
+	if sig > ddblimits.NumberDigits || adjusted > maxMagnitude || adjusted < minMagnitude {
 		return 0, false, false
 	}
 	return 0, false, true
 }
 
-// DynamoDB's magnitude limits (value keeps its copies unexported).
+// DynamoDB's magnitude limits.
 const (
-	maxMagnitude = 125
-	minMagnitude = -130
+	maxMagnitude = ddblimits.NumberMaxExponent
+	minMagnitude = ddblimits.NumberMinExponent
 )
 
 // compareCanon orders two canonical numbers exactly (value.CompareNumbers'
