@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 )
 
 // Errors are shaped the way the SDK surfaces DynamoDB's: an
@@ -103,10 +104,10 @@ func (c constraintErrors) err() error {
 
 // checkTableName validates a table (or index) name's shape.
 func (c *constraintErrors) checkName(name, field string) {
-	if len(name) < 3 {
+	if len(name) < ddblimits.TableNameMinLength {
 		c.add(name, field, "Member must have length greater than or equal to 3")
 	}
-	if len(name) > 255 {
+	if len(name) > ddblimits.TableNameMaxLength {
 		c.add(name, field, "Member must have length less than or equal to 255")
 	}
 	for i := 0; i < len(name); i++ {

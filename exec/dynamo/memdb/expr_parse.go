@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -234,7 +235,7 @@ func (ps *parser) parseComparison() (*cond, error) {
 		}
 		all := append([]*operand{x}, args...)
 		ps.checkMisusedFunction(all...)
-		if len(args) > 100 {
+		if len(args) > ddblimits.InOperands {
 			ps.note(errOperand, "The IN operator is provided with too many operands; number of operands: %d", len(args))
 		}
 		return &cond{kind: cIn, op: "IN", args: all}, nil

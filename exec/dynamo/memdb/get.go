@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -158,7 +159,7 @@ func (db *DB) batchGetTable(r *batchGetTable, out *dynamodb.BatchGetItemOutput, 
 	var units float64
 	var unprocessed []map[string]types.AttributeValue
 	for i, k := range r.keys {
-		if *total >= maxBatchBytes || (db.unprocessed != nil && db.unprocessed(r.name, r.req.Keys[i])) {
+		if *total >= ddblimits.BatchGetResponseBytes || (db.unprocessed != nil && db.unprocessed(r.name, r.req.Keys[i])) {
 			unprocessed = append(unprocessed, r.req.Keys[i])
 			continue
 		}
@@ -189,7 +190,7 @@ func checkBatchGet(in *dynamodb.BatchGetItemInput) ([]*batchGetTable, error) {
 		switch keys := in.RequestItems[name].Keys; {
 		case len(keys) < 1:
 			ce.add("[]", "requestItems."+name+".member.keys", "Member must have length greater than or equal to 1")
-		case len(keys) > 100:
+		case len(keys) > ddblimits.BatchGetKeys:
 			ce.add(renderKeyList(keys), "requestItems."+name+".member.keys", "Member must have length less than or equal to 100")
 		}
 	}
@@ -223,7 +224,7 @@ func checkBatchGet(in *dynamodb.BatchGetItemInput) ([]*batchGetTable, error) {
 				return nil, validationError("Provided list of item keys contains duplicates")
 			}
 			seen[sig] = struct{}{}
-			if n++; n > 100 {
+			if n++; n > ddblimits.BatchGetKeys {
 				return nil, validationError("Too many items requested for the BatchGetItem call")
 			}
 			r.keys = append(r.keys, key)

@@ -4,6 +4,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -49,7 +50,7 @@ type page struct {
 
 // full reports whether the page has reached Limit or 1 MB.
 func (pg *page) full() bool {
-	return (pg.req.limit > 0 && len(pg.read) >= pg.req.limit) || pg.size >= maxPageSize
+	return (pg.req.limit > 0 && len(pg.read) >= pg.req.limit) || pg.size >= ddblimits.PageBytes
 }
 
 // take reads one entry into the page; false when the page was already full.

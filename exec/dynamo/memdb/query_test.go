@@ -118,7 +118,7 @@ func TestQueryPagesStopAtOneMegabyteBeforeFilter(t *testing.T) {
 	}
 	v, _ := convertItem(padded(10_000, "pk", S("p"), "sk", N("100")))
 	ps := pageSize(v, "sk")
-	perPage := int32((maxPageSize + ps - 1) / ps) // the item crossing 1 MB is included
+	perPage := int32((1024*1024 + ps - 1) / ps) // the item crossing 1 MB is included
 	in := qin("tbl", "pk = :p", map[string]av{":p": S("p")})
 	scanned, counts, pages := pageCounts(t, db, in)
 	var total int32

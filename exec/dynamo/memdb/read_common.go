@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -172,10 +173,10 @@ func checkKeySize(v value.Value, isHash bool) error {
 	if v.Kind() == value.Number {
 		return nil
 	}
-	if isHash && len(v.Text()) > 2048 {
+	if isHash && len(v.Text()) > ddblimits.PartitionKeyBytes {
 		return validationError("One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes")
 	}
-	if !isHash && len(v.Text()) > 1024 {
+	if !isHash && len(v.Text()) > ddblimits.SortKeyBytes {
 		return validationError("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes")
 	}
 	return nil

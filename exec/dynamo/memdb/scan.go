@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -31,13 +32,13 @@ func (db *DB) scan(in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
 	if in.Segment != nil && *in.Segment < 0 {
 		ce.add(*in.Segment, "segment", "Member must have value greater than or equal to 0")
 	}
-	if in.Segment != nil && *in.Segment > 999999 {
+	if in.Segment != nil && *in.Segment >= ddblimits.ScanSegments {
 		ce.add(*in.Segment, "segment", "Member must have value less than or equal to 999999")
 	}
 	if in.TotalSegments != nil && *in.TotalSegments < 1 {
 		ce.add(*in.TotalSegments, "totalSegments", "Member must have value greater than or equal to 1")
 	}
-	if in.TotalSegments != nil && *in.TotalSegments > 1000000 {
+	if in.TotalSegments != nil && *in.TotalSegments > ddblimits.ScanSegments {
 		ce.add(*in.TotalSegments, "totalSegments", "Member must have value less than or equal to 1000000")
 	}
 	if err := ce.err(); err != nil {

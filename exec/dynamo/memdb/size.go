@@ -1,6 +1,9 @@
 package memdb
 
-import "github.com/ddbsql/ddbsql/planner/value"
+import (
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
+	"github.com/ddbsql/ddbsql/planner/value"
+)
 
 // Item sizes, in bytes.
 //
@@ -14,12 +17,6 @@ import "github.com/ddbsql/ddbsql/planner/value"
 // (attribute names cost 1 byte, values carry a small type header, plus a
 // per-item overhead that includes the table's sort key). Using it keeps page
 // boundaries identical to dynalite's.
-
-const (
-	maxItemSize   = 400 * 1024
-	maxPageSize   = 1024 * 1024
-	maxBatchBytes = 16 * 1024 * 1024
-)
 
 func itemSize(a attrs) int {
 	n := 0
@@ -137,7 +134,9 @@ func readUnits(size int, consistent bool) float64 {
 }
 
 // units4KB is the number of 4 KB read units size bytes take, rounded up.
-func units4KB(size int) int { return (size + 4095) / 4096 }
+func units4KB(size int) int {
+	return (size + ddblimits.ReadUnitBytes - 1) / ddblimits.ReadUnitBytes
+}
 
 // unitsCost is the capacity of n read units: one each strongly
 // consistent, half eventually consistent.
@@ -153,5 +152,5 @@ func writeUnits(size int) float64 {
 	if size == 0 {
 		return 1
 	}
-	return float64((size + 1023) / 1024)
+	return float64((size + ddblimits.WriteUnitBytes - 1) / ddblimits.WriteUnitBytes)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 )
 
 // CreateTable creates a table, ACTIVE at once.
@@ -319,14 +320,14 @@ func (db *DB) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, _ ..
 	if err := db.begin(ctx, "ListTables", in); err != nil {
 		return nil, wrapOp("ListTables", err)
 	}
-	limit := 100
+	limit := ddblimits.ListTablesLimit
 	var ce constraintErrors
 	if in.Limit != nil {
 		limit = int(*in.Limit)
 		if limit < 1 {
 			ce.add(limit, "limit", "Member must have value greater than or equal to 1")
 		}
-		if limit > 100 {
+		if limit > ddblimits.ListTablesLimit {
 			ce.add(limit, "limit", "Member must have value less than or equal to 100")
 		}
 	}

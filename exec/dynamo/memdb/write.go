@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -96,7 +97,7 @@ func checkNewItem(item map[string]types.AttributeValue) (attrs, int, error) {
 		return nil, 0, validationError(msg)
 	}
 	size := itemSize(attrs)
-	if size > maxItemSize {
+	if size > ddblimits.ItemBytes {
 		return nil, 0, validationError("Item size has exceeded the maximum allowed size")
 	}
 	return attrs, size, nil
@@ -213,7 +214,7 @@ func (db *DB) checkBatchWrite(in *dynamodb.BatchWriteItemInput) ([]*writeOp, err
 	if err := ce.err(); err != nil {
 		return nil, err
 	}
-	if total > 25 {
+	if total > ddblimits.BatchWriteItems {
 		return nil, validationError("Too many items requested for the BatchWriteItem call")
 	}
 	var ops []*writeOp
