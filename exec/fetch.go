@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -64,8 +65,8 @@ func fetchItems(ctx context.Context, env *Env, node *planner.Fetch, items []valu
 		keys = append(keys, key)
 	}
 	var out []value.Value
-	for start := 0; start < len(keys); start += 100 {
-		chunk := keys[start:min(start+100, len(keys))]
+	for start := 0; start < len(keys); start += ddblimits.BatchGetKeys {
+		chunk := keys[start:min(start+ddblimits.BatchGetKeys, len(keys))]
 		found, err := batchGet(ctx, env, node, node.Request(chunk))
 		if err != nil {
 			return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/eval"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -67,7 +68,7 @@ func (op *lookupJoinOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 func (op *lookupJoinOp) step(ctx context.Context) error {
 	want := op.env.concurrency()
 	if op.node.Op == planner.OpBatchGetItem {
-		want = 100
+		want = ddblimits.BatchGetKeys
 	}
 	if len(op.cache) > maxLookupCache {
 		// Start over between rounds, never within one: the round's rows
@@ -180,8 +181,8 @@ func (op *lookupJoinOp) resolve(ctx context.Context, fresh map[string]value.Valu
 
 func (op *lookupJoinOp) batchLookup(ctx context.Context, vals []value.Value) ([]value.Value, error) {
 	var reqs []*dynamodb.BatchGetItemInput
-	for start := 0; start < len(vals); start += 100 {
-		reqs = append(reqs, op.node.BatchRequest(vals[start:min(start+100, len(vals))]))
+	for start := 0; start < len(vals); start += ddblimits.BatchGetKeys {
+		reqs = append(reqs, op.node.BatchRequest(vals[start:min(start+ddblimits.BatchGetKeys, len(vals))]))
 	}
 	return parallel(ctx, op.env, len(reqs), func(ctx context.Context, i int) ([]value.Value, error) {
 		return batchGet(ctx, op.env, op.node, reqs[i])

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
@@ -31,7 +32,7 @@ func scanQuestion(est planner.ScanEstimate, consistent bool) string {
 	if consistent {
 		perUnit = 1
 	}
-	rcu := int64(math.Ceil(float64(est.SizeBytes) / 4096 * perUnit))
+	rcu := int64(math.Ceil(float64(est.SizeBytes) / ddblimits.ReadUnitBytes * perUnit))
 	return fmt.Sprintf("Scan %s: reads the whole %s (~%s, ~%.1f MB, ~%d RCU). Run it? [y/N] ",
 		target, what, plural.Of(int(est.ItemCount), "item"), float64(est.SizeBytes)/1e6, rcu)
 }

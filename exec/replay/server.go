@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 )
 
 // Options describe the replayed table.
@@ -74,7 +75,7 @@ func New(opts Options) *Server {
 		opts.PartitionSize = 2_000
 	}
 	if opts.PageBytes <= 0 {
-		opts.PageBytes = 1 << 20
+		opts.PageBytes = ddblimits.PageBytes
 	}
 	s := &Server{opts: opts, pages: map[pageKey]*page{}}
 	s.gens.New = func() any { return &itemGen{partitionSize: opts.PartitionSize} }
@@ -190,7 +191,7 @@ func (s *Server) build(p *page, start, end, limit int) {
 		body = append(body, `"}}`...)
 	}
 	// Eventually consistent reads: half a unit per 4 KB read.
-	units := float64((size+4095)/4096) / 2
+	units := float64((size+ddblimits.ReadUnitBytes-1)/ddblimits.ReadUnitBytes) / 2
 	cu := strconv.FormatFloat(units, 'f', -1, 64)
 	body = append(body, `,"ConsumedCapacity":{"TableName":"`+s.opts.Table+`","CapacityUnits":`+cu+`,"Table":{"CapacityUnits":`+cu+`}}}`...)
 	p.body = body

@@ -10,10 +10,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 )
 
 // batchSize is BatchWriteItem's limit.
-const batchSize = 25
+const batchSize = ddblimits.BatchWriteItems
 
 // sink writes one table's items into memdb, in order: it checks each
 // item's key attributes (presence and type), rejects duplicate keys with

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
 )
 
 // Source is one --data argument: a path to load, with an optional table
@@ -99,7 +100,7 @@ func scalarType(t string) (types.ScalarAttributeType, bool) {
 // ValidTableName reports whether s is a valid DynamoDB table name: 3 to
 // 255 of a-z A-Z 0-9 _ - .
 func ValidTableName(s string) bool {
-	if len(s) < 3 || len(s) > 255 {
+	if len(s) < ddblimits.TableNameMinLength || len(s) > ddblimits.TableNameMaxLength {
 		return false
 	}
 	for _, c := range []byte(s) {
