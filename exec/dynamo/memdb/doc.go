@@ -77,6 +77,9 @@
 // sizes, 400 KB items, number range and precision, empty or duplicate
 // sets); DescribeTable with live ItemCount/TableSizeBytes and per-index
 // ItemCount/IndexSizeBytes (sums of item sizes); ListTables paging.
+// Every numeric limit above is checked against planner/ddblimits, the
+// constants the planner and exec plan and bill by; the error texts are
+// DynamoDB's own, word for word.
 //
 // Options: ReadOnly (writes fail with ErrReadOnly; Loader writes anyway;
 // Freeze switches a loaded DB to read-only), WithUnprocessedKeys (make
