@@ -182,8 +182,6 @@ const (
 	// maxItemUnits is the most 4 KB units one item can take: items are at
 	// most 400 KB, names and values included.
 	maxItemUnits = ddblimits.ItemBytes / readUnitBytes
-	// batchKeys is the most keys one BatchGetItem request takes.
-	batchKeys = ddblimits.BatchGetKeys
 )
 
 // readFactor is the capacity a 4 KB read unit costs: ½ eventually

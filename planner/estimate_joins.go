@@ -1,6 +1,10 @@
 package planner
 
-import "github.com/aws/aws-sdk-go-v2/aws"
+import (
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/ddbsql/ddbsql/planner/ddblimits"
+)
 
 // Estimates of the reads that depend on rows from another read: a Fetch
 // (BatchGetItem of the full items after an index that does not project
@@ -31,7 +35,7 @@ func estimateFetch(f *Fetch, t *TableDef, in Estimate, filtered bool, note strin
 	if filtered {
 		keys, atLeast = min(keys, 1), true
 	}
-	e := Estimate{Requests: ceilDiv(keys, batchKeys), Items: keys, RCU: float64(keys) * factor, AtLeast: atLeast}
+	e := Estimate{Requests: ceilDiv(keys, ddblimits.BatchGetKeys), Items: keys, RCU: float64(keys) * factor, AtLeast: atLeast}
 	if atLeast {
 		e.Note = note
 	}

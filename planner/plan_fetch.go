@@ -34,7 +34,7 @@ func (n *Fetch) describe() explainLine {
 		"estimate: " + n.Estimate.String(),
 		"reason: " + fetchReason,
 		"TableName: " + n.Table,
-		"Keys: " + strings.Join(n.KeyAttrs, ", ") + " of each index row, at most 100 per request, UnprocessedKeys retried",
+		"Keys: " + strings.Join(n.KeyAttrs, ", ") + " of each index row, at most " + batchKeysText + " per request, UnprocessedKeys retried",
 	}
 	if n.Projection != nil {
 		d = append(d, "ProjectionExpression: "+*n.Projection, "ExpressionAttributeNames: "+names(n.Names))
@@ -65,5 +65,5 @@ func fetchRequest(f *Fetch) (object, error) {
 	}
 	return object{{"operation", string(OpBatchGetItem)}, {"input", body},
 		{"fill", object{{"field", "RequestItems." + f.Table + ".Keys"},
-			{"with", strings.Join(f.KeyAttrs, ", ") + " of each distinct input row, at most 100 keys per request, in input order; UnprocessedKeys retried with backoff"}}}}, nil
+			{"with", strings.Join(f.KeyAttrs, ", ") + " of each distinct input row, at most " + batchKeysText + " keys per request, in input order; UnprocessedKeys retried with backoff"}}}}, nil
 }

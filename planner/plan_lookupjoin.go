@@ -74,7 +74,7 @@ func (n *LookupJoin) describe() explainLine {
 		d = append(d, "also checks (client): "+n.Residual.String())
 	}
 	if n.Op == OpBatchGetItem {
-		d = append(d, "BatchGetItem "+n.Table+": distinct lookup values, at most 100 keys per request, UnprocessedKeys retried with backoff")
+		d = append(d, "BatchGetItem "+n.Table+": distinct lookup values, at most "+batchKeysText+" keys per request, UnprocessedKeys retried with backoff")
 		f := fields{}
 		f.str("ProjectionExpression", n.Batch.ProjectionExpression)
 		f.names(n.Batch.ExpressionAttributeNames)
@@ -143,7 +143,7 @@ func (n *LookupJoin) jsonFields(w *jsonWriter, o *object) error {
 			with += ", with the fixed key part " + string(fixed)
 		}
 		req = object{{"operation", string(OpBatchGetItem)}, {"input", body},
-			{"fill", object{{"field", "RequestItems." + n.Table + ".Keys"}, {"with", with + "; at most 100 keys per request, UnprocessedKeys retried with backoff"}}}}
+			{"fill", object{{"field", "RequestItems." + n.Table + ".Keys"}, {"with", with + "; at most " + batchKeysText + " keys per request, UnprocessedKeys retried with backoff"}}}}
 	} else {
 		body, err := requestJSON(n.queryTemplate())
 		if err != nil {

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strconv"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -11,8 +13,9 @@ import (
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
-// maxBatchKeys is DynamoDB's limit of keys per BatchGetItem request.
-const maxBatchKeys = ddblimits.BatchGetKeys
+// batchKeysText is DynamoDB's limit of keys per BatchGetItem request as
+// EXPLAIN states it, so the text follows the limit the requests obey.
+var batchKeysText = strconv.Itoa(ddblimits.BatchGetKeys)
 
 // readSpec is everything a request needs besides its key values.
 type readSpec struct {
@@ -148,8 +151,8 @@ func (s readSpec) batchGets(keys []map[string]value.Value) ([]*dynamodb.BatchGet
 		return nil, err
 	}
 	var out []*dynamodb.BatchGetItemInput
-	for start := 0; start < len(keys); start += maxBatchKeys {
-		end := min(start+maxBatchKeys, len(keys))
+	for start := 0; start < len(keys); start += ddblimits.BatchGetKeys {
+		end := min(start+ddblimits.BatchGetKeys, len(keys))
 		ka := types.KeysAndAttributes{ProjectionExpression: proj, ExpressionAttributeNames: names}
 		for _, k := range keys[start:end] {
 			ka.Keys = append(ka.Keys, attributeMap(k))
