@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -174,7 +175,7 @@ var debugPanics = os.Getenv("DDBSQL_DEBUG") != ""
 // plan compiles a SELECT; catalog failures become exec errors.
 func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, error) {
 	in := planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues, ItemTexts: sel.ItemTexts}
-	p, err := planner.PlanSelect(ctx, s.Catalog, in, s.Options)
+	p, err := planner.PlanSelect(ctx, s.Catalog, in, s.planOptions())
 	if err != nil {
 		var pe *planner.Error
 		if errors.As(err, &pe) {
@@ -185,7 +186,7 @@ func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, 
 				if !s.confirmScan(ctx, *pe.Scan) {
 					return nil, pe
 				}
-				opts := s.Options
+				opts := s.planOptions()
 				opts.AllowScan = true
 				p, err := planner.PlanSelect(ctx, s.Catalog, in, opts)
 				if p != nil {
@@ -198,6 +199,16 @@ func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, 
 		return nil, exec.DynamoError("DescribeTable", err)
 	}
 	return p, nil
+}
+
+// planOptions are the planner options statements plan with: the session's,
+// with the host's CPU count as the parallelism unless one was set.
+func (s *Session) planOptions() planner.Options {
+	opts := s.Options
+	if opts.Parallelism <= 0 {
+		opts.Parallelism = runtime.NumCPU()
+	}
+	return opts
 }
 
 // confirmScan asks the user with the statement's --timeout paused: the
