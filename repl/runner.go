@@ -26,34 +26,41 @@ func (r *REPL) runSQL(text string) { _ = r.runSQLShowing(text, true) }
 // printing it to the caller (a file \i runs names its line).
 func (r *REPL) runSQLShowing(text string, show bool) error {
 	_ = r.term.Restore()
-	r.set.applyTo(r.sess)
+	if err := r.set.applyTo(r.sess); err != nil {
+		if show {
+			r.cfg.PrintError(r.err, err)
+		}
+		return err
+	}
 	ctx, stop := signal.NotifyContext(r.base, os.Interrupt)
 	defer stop()
 
 	// Statistics are always collected, so a cancelled statement can show
 	// how far it got; they are printed when \stats asks for them.
 	var stats bytes.Buffer
-	r.sess.Err = &stats
-	r.sess.Notes = r.err
-	r.sess.Stats = session.StatsText
+	r.sess.SetMessages(&stats, r.err)
+	mode := session.StatsText
 	if r.set.Stats == session.StatsJSON {
-		r.sess.Stats = session.StatsJSON
+		mode = session.StatsJSON
+	}
+	if err := r.sess.SetStats(mode); err != nil {
+		return err
 	}
 	var pager *pagedOutput
-	r.sess.Out = r.out
+	r.sess.SetOutput(r.out)
 	if w := r.meta.output.writer(); w != nil {
-		r.sess.Out = w
-		r.sess.Progress = r.progress
+		r.sess.SetOutput(w)
+		r.sess.SetProgress(r.progress)
 	} else if r.set.Pager && r.cfg.Pager != "" {
 		rows, cols := r.term.Size()
 		pager = newPagedOutput(r.out, rows, cols, r.cfg.Pager, r.pagerFailed)
 		r.pager.Store(pager)
-		r.sess.Out = pager
+		r.sess.SetOutput(pager)
 		if r.progress != nil {
-			r.sess.Progress = progressGate{w: r.progress, pager: pager}
+			r.sess.SetProgress(progressGate{w: r.progress, pager: pager})
 		}
 	} else {
-		r.sess.Progress = r.progress
+		r.sess.SetProgress(r.progress)
 	}
 
 	start := time.Now()

@@ -342,7 +342,7 @@ func testRateLimit(t *testing.T, client dynamo.Client, app string) {
 	const rate = 250.0
 	sp := spy(client)
 	var out, errOut strings.Builder
-	s := session.New(sp, &out, &errOut)
+	s := session.New(sp, &out, &errOut, session.DefaultConfig())
 	s.Mem = memtest.Allocator(t)
 	s.Format = "csv"
 	s.RateLimit = rate

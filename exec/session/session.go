@@ -84,10 +84,55 @@ type Session struct {
 // units in us-east-1.
 const DefaultReadPrice = 0.125
 
-// New makes a session over a client.
-func New(client dynamo.Client, out, errOut io.Writer) *Session {
-	return &Session{Client: client, Catalog: dynamo.NewCatalog(client), Format: "table", Stats: StatsOff,
-		Out: out, Err: errOut, Mem: memory.DefaultAllocator, ReadPrice: DefaultReadPrice}
+// Config is what a session is made with: the settings cmd/ddbsql takes
+// from its flags. DefaultConfig gives the settings of a session made
+// without flags.
+type Config struct {
+	// Format names the output format (table, csv, json…; --format).
+	Format string
+	// Stats is how statement statistics are reported (--stats).
+	Stats StatsMode
+	// Plan are the planner options (--allow-scan, --consistent, --strict,
+	// --segments); a Parallelism of 0 is the host's CPU count.
+	Plan planner.Options
+	// FormatOptions are the output options (expanded display…).
+	FormatOptions format.Options
+	// MaxRCU, RateLimit, Timeout, ReadPrice and Concurrency are the
+	// Session fields of the same names (--max-rcu, --rate-limit,
+	// --timeout, --read-price, --concurrency).
+	MaxRCU      float64
+	RateLimit   float64
+	Timeout     time.Duration
+	ReadPrice   float64
+	Concurrency int
+	// Progress, when set (stderr is a terminal), shows a progress line for
+	// long statements; OutRedirected says that the output does not go to
+	// that terminal.
+	Progress      io.Writer
+	OutRedirected bool
+	// Raw, when set, decodes Query/Scan pages straight into Arrow.
+	Raw rawpage.Reader
+}
+
+// DefaultConfig is the configuration of a session made without flags:
+// table output, no statistics, DefaultReadPrice.
+func DefaultConfig() Config {
+	return Config{Format: "table", Stats: StatsOff, ReadPrice: DefaultReadPrice}
+}
+
+// New makes a session over a client, writing results to out and
+// statistics and notes to errOut, with the settings of cfg.
+func New(client dynamo.Client, out, errOut io.Writer, cfg Config) *Session {
+	if cfg.Format == "" {
+		cfg.Format = "table"
+	}
+	if cfg.Stats == "" {
+		cfg.Stats = StatsOff
+	}
+	return &Session{Client: client, Catalog: dynamo.NewCatalog(client), Out: out, Err: errOut, Mem: memory.DefaultAllocator,
+		Format: cfg.Format, Stats: cfg.Stats, Options: cfg.Plan, FormatOptions: cfg.FormatOptions,
+		MaxRCU: cfg.MaxRCU, RateLimit: cfg.RateLimit, Timeout: cfg.Timeout, ReadPrice: cfg.ReadPrice, Concurrency: cfg.Concurrency,
+		Progress: cfg.Progress, OutRedirected: cfg.OutRedirected, Raw: cfg.Raw}
 }
 
 // RunScript parses every statement in text, then runs them in order,
