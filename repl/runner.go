@@ -3,13 +3,11 @@
 package repl
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
 	"github.com/ddbsql/ddbsql/exec/session"
@@ -37,8 +35,10 @@ func (r *REPL) runSQLShowing(text string, show bool) error {
 
 	// Statistics are always collected, so a cancelled statement can show
 	// how far it got; they are printed when \stats asks for them.
-	var stats bytes.Buffer
-	r.sess.SetMessages(&stats, r.err)
+	var stats []session.StatementStats
+	r.sess.SetMessages(r.err, r.err)
+	r.sess.SetStatsSink(func(st session.StatementStats) { stats = append(stats, st) })
+	defer r.sess.SetStatsSink(nil)
 	mode := session.StatsText
 	if r.set.Stats == session.StatsJSON {
 		mode = session.StatsJSON
@@ -80,7 +80,7 @@ func (r *REPL) runSQLShowing(text string, show bool) error {
 		}
 	}
 	stop()
-	r.report(err, cancelled, show, stats.String(), elapsed)
+	r.report(err, cancelled, show, stats, elapsed)
 	if cancelled {
 		return errShown // "cancelled" is printed already, whoever asked
 	}
@@ -88,24 +88,41 @@ func (r *REPL) runSQLShowing(text string, show bool) error {
 }
 
 // report prints what follows a statement, on stderr.
-func (r *REPL) report(err error, cancelled, show bool, stats string, elapsed time.Duration) {
+func (r *REPL) report(err error, cancelled, show bool, stats []session.StatementStats, elapsed time.Duration) {
 	r.out.endLine()
 	switch {
 	case cancelled:
 		fmt.Fprintln(r.err, "cancelled")
-		io.WriteString(r.err, strings.ReplaceAll(stats, "before the error", "before it was cancelled"))
+		for i := range stats {
+			if stats[i].Outcome == session.Failed {
+				stats[i].Outcome = session.Cancelled
+			}
+		}
+		r.writeStats(stats)
 	case err != nil:
 		if show {
 			r.cfg.PrintError(r.err, err)
 		}
 		if r.set.Stats != session.StatsOff {
-			io.WriteString(r.err, stats)
+			r.writeStats(stats)
 		}
 	case r.set.Stats != session.StatsOff:
-		io.WriteString(r.err, stats)
+		r.writeStats(stats)
 	}
 	if r.set.Timing {
 		fmt.Fprintf(r.err, "Time: %s\n", formatDuration(elapsed))
+	}
+}
+
+// writeStats renders the statistics of the statements run, one line each,
+// as \stats chose (text unless json).
+func (r *REPL) writeStats(stats []session.StatementStats) {
+	for _, st := range stats {
+		line := st.Text()
+		if r.set.Stats == session.StatsJSON {
+			line = st.JSON()
+		}
+		fmt.Fprintln(r.err, line)
 	}
 }
 

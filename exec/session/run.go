@@ -238,7 +238,7 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 		return err
 	}
 	text := planner.ExplainWith(p, env.Analysis.Line)
-	text += "actual total: " + FormatStatsText(stats.Snapshot(), Completed, s.ReadPrice)[3:] + "\n"
+	text += "actual total: " + statsFigures(stats.Snapshot(), Completed, s.ReadPrice) + "\n"
 	_, err = io.WriteString(s.Out, text)
 	s.report(stats, err)
 	return err
@@ -276,17 +276,23 @@ func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 	return w.End()
 }
 
-// report prints the statistics line when asked.
+// report prints the statistics line when asked, or hands the statistics
+// to the caller's sink (SetStatsSink) to render.
 func (s *Session) report(stats *exec.Stats, runErr error) {
-	switch s.Stats {
-	case StatsText:
-		end := Completed
-		if runErr != nil {
-			end = Failed
-		}
-		fmt.Fprintln(s.Err, FormatStatsText(stats.Snapshot(), end, s.ReadPrice))
-	case StatsJSON:
-		fmt.Fprintln(s.Err, FormatStatsJSON(stats.Snapshot(), s.ReadPrice))
+	if s.Stats != StatsText && s.Stats != StatsJSON {
+		return
+	}
+	st := StatementStats{Snapshot: stats.Snapshot(), Outcome: Completed, ReadPrice: s.ReadPrice}
+	if runErr != nil {
+		st.Outcome = Failed
+	}
+	switch {
+	case s.statsSink != nil:
+		s.statsSink(st)
+	case s.Stats == StatsText:
+		fmt.Fprintln(s.Err, st.Text())
+	default:
+		fmt.Fprintln(s.Err, st.JSON())
 	}
 }
 

@@ -78,6 +78,9 @@ type Session struct {
 	// request, so a script of many statements holds the rate too.
 	limiter     *exec.RateLimiter
 	limiterRate float64
+	// statsSink, when set, receives each statement's statistics instead of
+	// Err (SetStatsSink).
+	statsSink func(StatementStats)
 }
 
 // DefaultReadPrice is DynamoDB's on-demand price per million read request

@@ -54,3 +54,8 @@ func (s *Session) SetMessages(stats, notes io.Writer) { s.Err, s.Notes = stats, 
 // SetProgress chooses where the progress line of long statements goes
 // (nil: nowhere).
 func (s *Session) SetProgress(w io.Writer) { s.Progress = w }
+
+// SetStatsSink hands each statement's statistics, while Stats is not off,
+// to sink instead of writing them to the statistics writer, for a caller
+// that renders them itself (nil: written again).
+func (s *Session) SetStatsSink(sink func(StatementStats)) { s.statsSink = sink }

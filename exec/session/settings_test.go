@@ -50,3 +50,33 @@ func TestSettersRefuseWhatTheSessionCannotDo(t *testing.T) {
 		t.Fatal("SetPlanOptions did not take")
 	}
 }
+
+// TestStatsSinkReceivesTheFigures runs statements with a statistics sink:
+// each statement's figures reach it, in order, rendered as the statistics
+// writer would have shown them, and nothing is written there; without the
+// sink the same line is written again.
+func TestStatsSinkReceivesTheFigures(t *testing.T) {
+	var errOut bytes.Buffer
+	s := session.New(memClient(t), &bytes.Buffer{}, &errOut, session.Config{Stats: session.StatsText, ReadPrice: session.DefaultReadPrice})
+	var got []session.StatementStats
+	s.SetStatsSink(func(st session.StatementStats) { got = append(got, st) })
+	if err := s.RunScript(context.Background(), "SELECT id FROM customers WHERE id = 'c_0001'; SELECT id FROM customers WHERE id IN ('c_0001', 'c_0002')"); err != nil {
+		t.Fatal(err)
+	}
+	if errOut.Len() != 0 {
+		t.Fatalf("the sink is set, yet the statistics writer got %q", errOut.String())
+	}
+	if len(got) != 2 || got[0].Rows != 1 || got[1].Rows != 2 || got[0].Outcome != session.Completed || got[0].TotalRequests() == 0 {
+		t.Fatalf("sink got %+v, want the figures of 2 completed statements of 1 and 2 rows", got)
+	}
+	if want := session.FormatStatsText(got[1].Snapshot, session.Completed, session.DefaultReadPrice); got[1].Text() != want {
+		t.Errorf("Text() = %q, want %q", got[1].Text(), want)
+	}
+	s.SetStatsSink(nil)
+	if err := s.RunScript(context.Background(), "SELECT id FROM customers WHERE id = 'c_0001'"); err != nil {
+		t.Fatal(err)
+	}
+	if line := errOut.String(); !strings.HasPrefix(line, "-- 1 row · ") || !strings.HasSuffix(line, "\n") {
+		t.Errorf("without the sink the statistics writer got %q, want the stats line", line)
+	}
+}
