@@ -2,6 +2,20 @@
 // parses, plans against the catalog, executes and writes results in the
 // chosen format, with statistics on stderr.
 //
+// A session is made with New(client, out, errOut, cfg): the Config holds
+// what cmd/ddbsql reads from its flags (format, statistics mode, planner
+// options, --max-rcu, --rate-limit, --timeout, --read-price, --concurrency,
+// the progress line, the fast read path); DefaultConfig is a session
+// without flags. What the REPL changes between statements goes through
+// methods (SetFormat, SetExpanded, SetStats, SetPlanOptions, SetOutput,
+// SetMessages, SetProgress, SetStatsSink, settings.go), which refuse a
+// format or statistics mode the session does not know and leave the
+// setting as it was. Statistics are a value (StatementStats) that the
+// session renders on Err, or hands to the caller's sink to render with the
+// same formatters. Planner options reach the planner with the host's CPU
+// count as Parallelism unless one was given: the planner itself never asks
+// the host.
+//
 // Phase: all three, in order, for one statement at a time. Invariants: a
 // script is parsed completely before anything runs, so a syntax error late in
 // a file sends no request; statements run in order and the first failure
