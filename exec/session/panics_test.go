@@ -186,9 +186,10 @@ func TestPanicInProgressLine(t *testing.T) {
 	})
 	defer demo.set(nil)
 	var out bytes.Buffer
-	s := session.New(demo.db, &out, io.Discard, session.DefaultConfig())
+	cfg := session.DefaultConfig()
+	cfg.Progress, cfg.OutRedirected = w, true
+	s := session.New(demo.db, &out, io.Discard, cfg)
 	s.Mem = memtest.Allocator(t)
-	s.Progress, s.OutRedirected = w, true
 	err := s.RunScript(context.Background(), "SELECT SK FROM app WHERE PK = 'WS#acme'")
 	if w.writes.Load() == 0 {
 		t.Fatal("the progress line was never drawn")

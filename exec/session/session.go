@@ -37,13 +37,15 @@ type Session struct {
 	Format        string
 	Stats         StatsMode
 	FormatOptions format.Options
-	Out           io.Writer
-	Err           io.Writer
+	out           io.Writer
+	errOut        io.Writer
 	Mem           memory.Allocator
-	// Notes, when set, receives the notes on how a statement was read
-	// (planner.Plan.Notes) instead of Err: the REPL keeps Err for the
-	// statistics it shows on request, but notes must always be seen.
-	Notes io.Writer
+	// out receives the results, errOut the statistics (SetOutput,
+	// SetMessages).
+	// notes, when set, receives the notes on how a statement was read
+	// (planner.Plan.Notes) instead of errOut: notes must always be seen,
+	// whether or not the statistics are.
+	notes io.Writer
 	// Concurrency bounds DynamoDB requests in flight per statement.
 	Concurrency int
 	// ConfirmScan, when set, is asked before a statement that needs a Scan
@@ -53,27 +55,27 @@ type Session struct {
 	// MaxRCU, when positive, refuses statements estimated to consume more
 	// read capacity and stops those that do while running (--max-rcu).
 	MaxRCU float64
-	// RateLimit, when positive, paces each statement's reads to that many
+	// rateLimit, when positive, paces each statement's reads to that many
 	// capacity units per second (--rate-limit).
-	RateLimit float64
+	rateLimit float64
 	// Timeout, when positive, bounds each statement (--timeout): parsing,
 	// planning with its DescribeTable and ListTables calls, and every read.
 	Timeout time.Duration
-	// ReadPrice is the on-demand price in USD per million read units, for
+	// readPrice is the on-demand price in USD per million read units, for
 	// the cost shown with the statistics (--read-price).
-	ReadPrice float64
+	readPrice float64
 	// Progress, when set (stderr is a terminal), shows a progress line for
 	// statements running longer than a second. It is erased before the
-	// first byte of the statement's output unless OutRedirected.
+	// first byte of the statement's output unless outRedirected.
 	Progress io.Writer
-	// OutRedirected says that Out is not the terminal Progress writes to
+	// outRedirected says that out is not the terminal Progress writes to
 	// (stdout goes to a file or a pipe): output then leaves the progress
 	// line alone.
-	OutRedirected bool
+	outRedirected bool
 	// Raw, when set, decodes Query/Scan pages straight into Arrow (exec.Env.Raw).
 	Raw rawpage.Reader
 
-	// limiter paces every statement of the session at RateLimit: a
+	// limiter paces every statement of the session at rateLimit: a
 	// statement's last response is paid by the next statement's first
 	// request, so a script of many statements holds the rate too.
 	limiter     *exec.RateLimiter
@@ -132,10 +134,10 @@ func New(client dynamo.Client, out, errOut io.Writer, cfg Config) *Session {
 	if cfg.Stats == "" {
 		cfg.Stats = StatsOff
 	}
-	return &Session{Client: client, Catalog: dynamo.NewCatalog(client), Out: out, Err: errOut, Mem: memory.DefaultAllocator,
+	return &Session{Client: client, Catalog: dynamo.NewCatalog(client), out: out, errOut: errOut, Mem: memory.DefaultAllocator,
 		Format: cfg.Format, Stats: cfg.Stats, Options: cfg.Plan, FormatOptions: cfg.FormatOptions,
-		MaxRCU: cfg.MaxRCU, RateLimit: cfg.RateLimit, Timeout: cfg.Timeout, ReadPrice: cfg.ReadPrice, Concurrency: cfg.Concurrency,
-		Progress: cfg.Progress, OutRedirected: cfg.OutRedirected, Raw: cfg.Raw}
+		MaxRCU: cfg.MaxRCU, rateLimit: cfg.RateLimit, Timeout: cfg.Timeout, readPrice: cfg.ReadPrice, Concurrency: cfg.Concurrency,
+		Progress: cfg.Progress, outRedirected: cfg.OutRedirected, Raw: cfg.Raw}
 }
 
 // RunScript parses every statement in text, then runs them in order,
@@ -192,8 +194,8 @@ func (s *Session) run(ctx context.Context, st parser.Statement, start time.Time)
 		if r := recover(); r != nil {
 			err = exec.PanicError(r)
 		}
-		if stack := exec.PanicStack(err); stack != nil && debugPanics && s.Err != nil {
-			fmt.Fprintf(s.Err, "%s\n", stack)
+		if stack := exec.PanicStack(err); stack != nil && debugPanics && s.errOut != nil {
+			fmt.Fprintf(s.errOut, "%s\n", stack)
 		}
 	}()
 	return s.timedOut(ctx, s.dispatch(ctx, st))
@@ -271,9 +273,9 @@ func (s *Session) confirmScan(ctx context.Context, scan planner.ScanEstimate) bo
 func (s *Session) env(stats *exec.Stats) *exec.Env {
 	env := &exec.Env{Client: s.Client, Mem: s.Mem, Stats: stats, Concurrency: s.Concurrency, Budget: s.MaxRCU}
 	env.Raw = s.Raw
-	if s.RateLimit > 0 {
-		if s.limiter == nil || s.limiterRate != s.RateLimit {
-			s.limiter, s.limiterRate = exec.NewRateLimiter(s.RateLimit), s.RateLimit
+	if s.rateLimit > 0 {
+		if s.limiter == nil || s.limiterRate != s.rateLimit {
+			s.limiter, s.limiterRate = exec.NewRateLimiter(s.rateLimit), s.rateLimit
 		}
 		env.Limiter = s.limiter
 	}

@@ -45,11 +45,11 @@ func (s *Session) PlanOptions() planner.Options { return s.Options }
 func (s *Session) SetPlanOptions(opts planner.Options) { s.Options = opts }
 
 // SetOutput directs the next statements' results to out.
-func (s *Session) SetOutput(out io.Writer) { s.Out = out }
+func (s *Session) SetOutput(out io.Writer) { s.out = out }
 
 // SetMessages directs the next statements' statistics to stats and their
 // notes on how they read to notes (nil: with the statistics).
-func (s *Session) SetMessages(stats, notes io.Writer) { s.Err, s.Notes = stats, notes }
+func (s *Session) SetMessages(stats, notes io.Writer) { s.errOut, s.notes = stats, notes }
 
 // SetProgress chooses where the progress line of long statements goes
 // (nil: nowhere).
