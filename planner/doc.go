@@ -11,6 +11,9 @@
 //
 // Phase: plan. The planner is pure: it calls nothing but the Catalog
 // (DescribeTable/ListTables, cached by the caller) and never sends a read.
+// Nothing it decides depends on the host: what does (how many reads the
+// machine can drive at once, Options.Parallelism) is an input, so the same
+// statement, catalog and options give the same plan on any machine.
 //
 // Invariants:
 //   - Every WHERE conjunct ends in exactly one place: the key condition, the

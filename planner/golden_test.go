@@ -124,6 +124,11 @@ func (c staleCatalog) Table(ctx context.Context, name string) (*planner.TableDef
 // fresh=(t1,t2) reports those tables as DescribeTable does for a new or
 // freshly loaded table (0 items, 0 bytes), no-bytes=(t) as one whose size
 // is not yet counted (its items, 0 bytes).
+// goldenParallelism is the fixed Options.Parallelism of every golden case:
+// plans take the host's parallelism as an input, so the files read the same
+// on any machine.
+const goldenParallelism = 4
+
 func TestPlans(t *testing.T) {
 	fixtureCat := newFakeCatalog(t)
 	var demoCat planner.Catalog
@@ -133,7 +138,7 @@ func TestPlans(t *testing.T) {
 	}
 	for _, file := range files {
 		datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) string {
-			opts := planner.Options{AllowScan: d.HasArg("allow-scan"), Consistent: d.HasArg("consistent")}
+			opts := planner.Options{AllowScan: d.HasArg("allow-scan"), Consistent: d.HasArg("consistent"), Parallelism: goldenParallelism}
 			var cat planner.Catalog = fixtureCat
 			if d.HasArg("demo") {
 				if demoCat == nil {

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"math"
-	"runtime"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -406,9 +405,10 @@ func stripFixed(order []SortKey, fixed []string, src int) []SortKey {
 }
 
 // segments is the parallel Scan segment count: as asked, or about one per
-// GiB of data, between 1 and 8 per CPU (DynamoDB allows up to 1,000,000).
+// GiB of data, between 1 and 8 per unit of Options.Parallelism (DynamoDB
+// allows up to 1,000,000).
 func (r *reader) segments(p path) int {
-	maxSegments := 8 * runtime.NumCPU()
+	maxSegments := 8 * max(1, r.opts.Parallelism)
 	if n := r.opts.Segments; n > 0 {
 		return min(n, ddblimits.ScanSegments)
 	}

@@ -3,13 +3,11 @@
 package repl
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
 	"github.com/ddbsql/ddbsql/exec/session"
@@ -26,34 +24,43 @@ func (r *REPL) runSQL(text string) { _ = r.runSQLShowing(text, true) }
 // printing it to the caller (a file \i runs names its line).
 func (r *REPL) runSQLShowing(text string, show bool) error {
 	_ = r.term.Restore()
-	r.set.applyTo(r.sess)
+	if err := r.set.applyTo(r.sess); err != nil {
+		if show {
+			r.cfg.PrintError(r.err, err)
+		}
+		return err
+	}
 	ctx, stop := signal.NotifyContext(r.base, os.Interrupt)
 	defer stop()
 
 	// Statistics are always collected, so a cancelled statement can show
 	// how far it got; they are printed when \stats asks for them.
-	var stats bytes.Buffer
-	r.sess.Err = &stats
-	r.sess.Notes = r.err
-	r.sess.Stats = session.StatsText
+	var stats []session.StatementStats
+	r.sess.SetMessages(r.err, r.err)
+	r.sess.SetStatsSink(func(st session.StatementStats) { stats = append(stats, st) })
+	defer r.sess.SetStatsSink(nil)
+	mode := session.StatsText
 	if r.set.Stats == session.StatsJSON {
-		r.sess.Stats = session.StatsJSON
+		mode = session.StatsJSON
+	}
+	if err := r.sess.SetStats(mode); err != nil {
+		return err
 	}
 	var pager *pagedOutput
-	r.sess.Out = r.out
+	r.sess.SetOutput(r.out)
 	if w := r.meta.output.writer(); w != nil {
-		r.sess.Out = w
-		r.sess.Progress = r.progress
+		r.sess.SetOutput(w)
+		r.sess.SetProgress(r.progress)
 	} else if r.set.Pager && r.cfg.Pager != "" {
 		rows, cols := r.term.Size()
 		pager = newPagedOutput(r.out, rows, cols, r.cfg.Pager, r.pagerFailed)
 		r.pager.Store(pager)
-		r.sess.Out = pager
+		r.sess.SetOutput(pager)
 		if r.progress != nil {
-			r.sess.Progress = progressGate{w: r.progress, pager: pager}
+			r.sess.SetProgress(progressGate{w: r.progress, pager: pager})
 		}
 	} else {
-		r.sess.Progress = r.progress
+		r.sess.SetProgress(r.progress)
 	}
 
 	start := time.Now()
@@ -73,7 +80,7 @@ func (r *REPL) runSQLShowing(text string, show bool) error {
 		}
 	}
 	stop()
-	r.report(err, cancelled, show, stats.String(), elapsed)
+	r.report(err, cancelled, show, stats, elapsed)
 	if cancelled {
 		return errShown // "cancelled" is printed already, whoever asked
 	}
@@ -81,24 +88,41 @@ func (r *REPL) runSQLShowing(text string, show bool) error {
 }
 
 // report prints what follows a statement, on stderr.
-func (r *REPL) report(err error, cancelled, show bool, stats string, elapsed time.Duration) {
+func (r *REPL) report(err error, cancelled, show bool, stats []session.StatementStats, elapsed time.Duration) {
 	r.out.endLine()
 	switch {
 	case cancelled:
 		fmt.Fprintln(r.err, "cancelled")
-		io.WriteString(r.err, strings.ReplaceAll(stats, "before the error", "before it was cancelled"))
+		for i := range stats {
+			if stats[i].Outcome == session.Failed {
+				stats[i].Outcome = session.Cancelled
+			}
+		}
+		r.writeStats(stats)
 	case err != nil:
 		if show {
 			r.cfg.PrintError(r.err, err)
 		}
 		if r.set.Stats != session.StatsOff {
-			io.WriteString(r.err, stats)
+			r.writeStats(stats)
 		}
 	case r.set.Stats != session.StatsOff:
-		io.WriteString(r.err, stats)
+		r.writeStats(stats)
 	}
 	if r.set.Timing {
 		fmt.Fprintf(r.err, "Time: %s\n", formatDuration(elapsed))
+	}
+}
+
+// writeStats renders the statistics of the statements run, one line each,
+// as \stats chose (text unless json).
+func (r *REPL) writeStats(stats []session.StatementStats) {
+	for _, st := range stats {
+		line := st.Text()
+		if r.set.Stats == session.StatsJSON {
+			line = st.JSON()
+		}
+		fmt.Fprintln(r.err, line)
 	}
 }
 

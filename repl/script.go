@@ -138,11 +138,15 @@ func (r *scriptRunner) runningFile() string { return last(r.files) }
 func (r *scriptRunner) edit() error         { return errNeedsTerminal("e") }
 
 func (r *scriptRunner) runStatement(sql string) error {
-	r.set.applyTo(r.sess)
-	r.sess.Stats = r.set.Stats
-	r.sess.Out = r.stdout
+	if err := r.set.applyTo(r.sess); err != nil {
+		return err
+	}
+	if err := r.sess.SetStats(r.set.Stats); err != nil {
+		return err
+	}
+	r.sess.SetOutput(r.stdout)
 	if w := r.output.writer(); w != nil {
-		r.sess.Out = w
+		r.sess.SetOutput(w)
 	}
 	began := time.Now()
 	start := r.start

@@ -27,12 +27,17 @@ func settingsOf(s *session.Session) settings {
 		AllowScan: s.Options.AllowScan, Consistent: s.Options.Consistent, Pager: true}
 }
 
-// applyTo copies the settings into the session.
-func (st settings) applyTo(s *session.Session) {
-	s.Format = st.Format
-	s.FormatOptions.Expanded = st.Expanded
-	s.Options.AllowScan = st.AllowScan
-	s.Options.Consistent = st.Consistent
+// applyTo copies the settings into the session, which refuses a format it
+// does not know (\format and --format check it first, so it should not).
+func (st settings) applyTo(s *session.Session) error {
+	if err := s.SetFormat(st.Format); err != nil {
+		return err
+	}
+	s.SetExpanded(st.Expanded)
+	opts := s.PlanOptions()
+	opts.AllowScan, opts.Consistent = st.AllowScan, st.Consistent
+	s.SetPlanOptions(opts)
+	return nil
 }
 
 // apply runs a settings command. handled is false for other commands.

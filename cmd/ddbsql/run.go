@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 	"unicode"
@@ -90,7 +91,9 @@ func execute(ctx context.Context, args []string, st streams) (int, error) {
 	}
 	if len(script) == 0 && st.interactive {
 		if cfg.stats == "" {
-			sess.Stats = session.StatsText
+			if err := sess.SetStats(session.StatsText); err != nil {
+				return exitError, err
+			}
 		}
 		return runREPL(ctx, st, sess, cfg), nil
 	}
@@ -190,20 +193,16 @@ func connect(ctx context.Context, cfg *config, st streams) (*session.Session, er
 		client = conn.Client
 		raw = wire.New(conn.Client)
 	}
-	s := session.New(client, st.out, st.err)
-	s.Raw = raw
-	s.Format = strings.ToLower(cfg.format)
-	s.Stats = session.StatsOff
+	sc := session.Config{Format: strings.ToLower(cfg.format), Stats: session.StatsOff,
+		Plan:   planner.Options{AllowScan: cfg.allowScan, Consistent: cfg.consistent, Strict: cfg.strict, Segments: cfg.segments, Parallelism: runtime.NumCPU()},
+		MaxRCU: cfg.maxRCU, RateLimit: cfg.rateLimit, Timeout: cfg.timeout, ReadPrice: cfg.readPrice, Concurrency: cfg.concurrency, Raw: raw}
 	if cfg.stats != "" {
-		s.Stats = session.StatsMode(cfg.stats)
+		sc.Stats = session.StatsMode(cfg.stats)
 	}
-	s.Options = planner.Options{AllowScan: cfg.allowScan, Consistent: cfg.consistent, Strict: cfg.strict, Segments: cfg.segments}
-	s.MaxRCU, s.RateLimit, s.Timeout, s.ReadPrice = cfg.maxRCU, cfg.rateLimit, cfg.timeout, cfg.readPrice
-	s.Concurrency = cfg.concurrency
 	if st.progress != nil {
-		s.Progress = st.progress
-		s.OutRedirected = st.outRedirected
+		sc.Progress, sc.OutRedirected = st.progress, st.outRedirected
 	}
+	s := session.New(client, st.out, st.err, sc)
 	return s, nil
 }
 

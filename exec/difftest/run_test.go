@@ -37,7 +37,7 @@ func newDDB(t testing.TB) *ddbRunner {
 func newDDBOn(t testing.TB, c dynamo.Client) *ddbRunner {
 	t.Helper()
 	r := &ddbRunner{}
-	r.s = session.New(c, &r.out, &r.err)
+	r.s = session.New(c, &r.out, &r.err, session.DefaultConfig())
 	// Every statement's memory is checked and freed buffers are poisoned:
 	// a value kept past its batch changes the result or fails the test.
 	r.s.Mem = memtest.Allocator(t)

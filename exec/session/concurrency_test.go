@@ -43,7 +43,7 @@ func TestConcurrencyBound(t *testing.T) {
 	} {
 		most.Store(0)
 		queries.Store(0)
-		s := session.New(demo.db, io.Discard, io.Discard)
+		s := session.New(demo.db, io.Discard, io.Discard, session.DefaultConfig())
 		s.Mem = memtest.Allocator(t)
 		s.Concurrency = 4
 		if err := s.RunScript(context.Background(), sql); err != nil {

@@ -342,10 +342,10 @@ func testRateLimit(t *testing.T, client dynamo.Client, app string) {
 	const rate = 250.0
 	sp := spy(client)
 	var out, errOut strings.Builder
-	s := session.New(sp, &out, &errOut)
+	cfg := session.DefaultConfig()
+	cfg.Format, cfg.RateLimit = "csv", rate
+	s := session.New(sp, &out, &errOut, cfg)
 	s.Mem = memtest.Allocator(t)
-	s.Format = "csv"
-	s.RateLimit = rate
 	sql := fmt.Sprintf("SELECT SK FROM `%s` WHERE PK = 'WS#big'", app)
 	start := time.Now()
 	const statements = 2

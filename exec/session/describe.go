@@ -124,6 +124,6 @@ func (s *Session) writeDescribeJSON(t *planner.TableDef, td *types.TableDescript
 	if err := enc.Encode(doc); err != nil {
 		return err
 	}
-	_, err := s.Out.Write(buf.Bytes())
+	_, err := s.out.Write(buf.Bytes())
 	return err
 }

@@ -2,6 +2,20 @@
 // parses, plans against the catalog, executes and writes results in the
 // chosen format, with statistics on stderr.
 //
+// A session is made with New(client, out, errOut, cfg): the Config holds
+// what cmd/ddbsql reads from its flags (format, statistics mode, planner
+// options, --max-rcu, --rate-limit, --timeout, --read-price, --concurrency,
+// the progress line, the fast read path); DefaultConfig is a session
+// without flags. What the REPL changes between statements goes through
+// methods (SetFormat, SetExpanded, SetStats, SetPlanOptions, SetOutput,
+// SetMessages, SetProgress, SetStatsSink, settings.go), which refuse a
+// format or statistics mode the session does not know and leave the
+// setting as it was. Statistics are a value (StatementStats) that the
+// session renders on its statistics writer (errOut), or hands to the
+// caller's sink to render with the same formatters. Planner options reach the planner with the host's CPU
+// count as Parallelism unless one was given: the planner itself never asks
+// the host.
+//
 // Phase: all three, in order, for one statement at a time. Invariants: a
 // script is parsed completely before anything runs, so a syntax error late in
 // a file sends no request; statements run in order and the first failure
@@ -11,14 +25,15 @@
 // DescribeTimeToLive and DescribeContinuousBackups, and a setting the
 // endpoint does not answer is shown as unknown, saying why; errors come
 // back typed from the phase that failed; a plan's notes are written (to
-// Notes, else Err) before its first row. A failed statement leaves
+// the notes writer, else the statistics writer) before its first row. A
+// failed statement leaves
 // buffered output unwritten, so a partial result cannot pass for a whole
 // one, except when the caller's context was cancelled with a cause
 // matching ErrInterrupted (a signal while a script runs): then the rows
 // read so far are written out and the error says it was interrupted. A panic while
 // a statement runs, on its goroutine, a worker's or the progress line's, is
 // the statement's internal error (exec.PanicError), never a crash; with
-// DDBSQL_DEBUG set its stack is written to Err.
+// DDBSQL_DEBUG set its stack is written to the statistics writer.
 //
 // --timeout is one deadline per statement, started before the statement is
 // planned (for the first statement of a script, before the script is

@@ -20,6 +20,6 @@ func (s *Session) writeExplainJSON(p *planner.Plan, opts planner.JSONOptions) er
 	if err != nil {
 		return err
 	}
-	_, err = s.Out.Write(doc)
+	_, err = s.out.Write(doc)
 	return err
 }

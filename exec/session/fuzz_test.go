@@ -84,7 +84,7 @@ func runFuzzStatement(t *testing.T, db *memdb.DB, sql string) {
 	out := &cappedWriter{limit: fuzzOutputCap}
 	var errOut cappedWriter
 	errOut.limit = fuzzOutputCap
-	s := session.New(db, out, &errOut)
+	s := session.New(db, out, &errOut, session.DefaultConfig())
 	s.Mem = mem
 	s.Timeout = fuzzTimeout
 	s.Options.AllowScan = true

@@ -160,7 +160,7 @@ type result struct {
 func run(t testing.TB, client dynamo.Client, setup func(*session.Session), sql string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	s := session.New(client, &out, &errOut)
+	s := session.New(client, &out, &errOut, session.DefaultConfig())
 	s.Mem = memtest.Allocator(t)
 	s.Format = "csv"
 	s.Stats = session.StatsJSON

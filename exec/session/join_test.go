@@ -113,7 +113,7 @@ func TestLookupJoinRequests(t *testing.T) {
 		hb := &holdBackClient{Client: client, holdBack: hold}
 		cc := spy(hb)
 		var out, errOut bytes.Buffer
-		s := session.New(cc, &out, &errOut)
+		s := session.New(cc, &out, &errOut, session.DefaultConfig())
 		s.Mem = memtest.Allocator(t)
 		s.Format = "csv"
 		if err := s.RunScript(ctx, sql); err != nil {

@@ -78,7 +78,7 @@ func (s *Session) describe(ctx context.Context, name string) error {
 	if err := s.writeRows(describeColumns, b.Build()); err != nil {
 		return err
 	}
-	if _, err := io.WriteString(s.Out, "\n"); err != nil {
+	if _, err := io.WriteString(s.out, "\n"); err != nil {
 		return err
 	}
 	sb := columnar.NewRowBuilder(s.Mem, settingColumns)

@@ -113,7 +113,7 @@ func TestPanicInWorkers(t *testing.T) {
 			})
 			defer demo.set(nil)
 			var out, errOut bytes.Buffer
-			s := session.New(demo.db, &out, &errOut)
+			s := session.New(demo.db, &out, &errOut, session.DefaultConfig())
 			s.Mem = memtest.Allocator(t)
 			s.Options.AllowScan = true
 			s.Options.Segments = tc.segments
@@ -186,9 +186,10 @@ func TestPanicInProgressLine(t *testing.T) {
 	})
 	defer demo.set(nil)
 	var out bytes.Buffer
-	s := session.New(demo.db, &out, io.Discard)
+	cfg := session.DefaultConfig()
+	cfg.Progress, cfg.OutRedirected = w, true
+	s := session.New(demo.db, &out, io.Discard, cfg)
 	s.Mem = memtest.Allocator(t)
-	s.Progress, s.OutRedirected = w, true
 	err := s.RunScript(context.Background(), "SELECT SK FROM app WHERE PK = 'WS#acme'")
 	if w.writes.Load() == 0 {
 		t.Fatal("the progress line was never drawn")
@@ -211,7 +212,7 @@ func TestPanicOnStatementGoroutine(t *testing.T) {
 		return nil
 	})
 	defer demo.set(nil)
-	s := session.New(demo.db, io.Discard, io.Discard)
+	s := session.New(demo.db, io.Discard, io.Discard, session.DefaultConfig())
 	s.Mem = memtest.Allocator(t)
 	err := s.RunScript(context.Background(), "SELECT * FROM app WHERE PK = 'WS#acme' AND SK = 'META'")
 	var ee *exec.Error

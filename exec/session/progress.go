@@ -100,10 +100,10 @@ func showProgress(w io.Writer, stats *exec.Stats, segments int, done <-chan stru
 // ndjson) write their first bytes early, buffered ones (table, markdown)
 // at the end.
 func (s *Session) progressOut(stop func() error) io.Writer {
-	if s.Progress == nil || s.OutRedirected {
-		return s.Out
+	if s.Progress == nil || s.outRedirected {
+		return s.out
 	}
-	return &stopOnWrite{w: s.Out, stop: stop}
+	return &stopOnWrite{w: s.out, stop: stop}
 }
 
 type stopOnWrite struct {

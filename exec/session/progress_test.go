@@ -114,7 +114,7 @@ func progressSession(t *testing.T, client dynamo.Client, format string) (*sessio
 	t.Helper()
 	t.Cleanup(session.SetProgressDelay(10 * time.Millisecond))
 	term := &terminal{}
-	s := session.New(client, term.stdout(), &bytes.Buffer{})
+	s := session.New(client, term.stdout(), &bytes.Buffer{}, session.DefaultConfig())
 	s.Progress = term.stderr()
 	s.Format = format
 	return s, term

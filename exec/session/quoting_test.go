@@ -17,7 +17,7 @@ import (
 func TestQuotedValueNotes(t *testing.T) {
 	const note = `note: "WS#acme" is a name here, not a string`
 	var out, errOut bytes.Buffer
-	s := session.New(memClient(t), &out, &errOut)
+	s := session.New(memClient(t), &out, &errOut, session.DefaultConfig())
 	s.Format = "csv"
 
 	var shownBeforeQuestion string

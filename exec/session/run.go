@@ -100,9 +100,9 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 // printNotes writes a plan's notes on stderr, before any row, so that
 // they are seen even when the result goes to a file.
 func (s *Session) printNotes(notes []string) {
-	w := s.Notes
+	w := s.notes
 	if w == nil {
-		w = s.Err
+		w = s.errOut
 	}
 	if w == nil {
 		return
@@ -201,7 +201,7 @@ func (s *Session) runExplain(ctx context.Context, e *parser.Explain) error {
 	for i := len(notes) - 1; i >= 0; i-- {
 		text = "note: " + notes[i] + "\n" + text
 	}
-	_, err = io.WriteString(s.Out, text)
+	_, err = io.WriteString(s.out, text)
 	return err
 }
 
@@ -233,13 +233,13 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 	}
 	if s.jsonDocuments() {
 		err = s.writeExplainJSON(p, planner.JSONOptions{Actual: env.Analysis.Figures,
-			ActualTotal: json.RawMessage(FormatStatsJSON(stats.Snapshot(), s.ReadPrice))})
+			ActualTotal: json.RawMessage(FormatStatsJSON(stats.Snapshot(), s.readPrice))})
 		s.report(stats, err)
 		return err
 	}
 	text := planner.ExplainWith(p, env.Analysis.Line)
-	text += "actual total: " + FormatStatsText(stats.Snapshot(), Completed, s.ReadPrice)[3:] + "\n"
-	_, err = io.WriteString(s.Out, text)
+	text += "actual total: " + statsFigures(stats.Snapshot(), Completed, s.readPrice) + "\n"
+	_, err = io.WriteString(s.out, text)
 	s.report(stats, err)
 	return err
 }
@@ -262,7 +262,7 @@ func drain(ctx context.Context, op exec.Operator, stats *exec.Stats) error {
 // writeRows sends a small, fully built result through the chosen format.
 func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 	defer rec.Release()
-	w, err := format.New(s.Format, s.Out, s.FormatOptions)
+	w, err := format.New(s.Format, s.out, s.FormatOptions)
 	if err != nil {
 		return err
 	}
@@ -276,17 +276,23 @@ func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 	return w.End()
 }
 
-// report prints the statistics line when asked.
+// report prints the statistics line when asked, or hands the statistics
+// to the caller's sink (SetStatsSink) to render.
 func (s *Session) report(stats *exec.Stats, runErr error) {
-	switch s.Stats {
-	case StatsText:
-		end := Completed
-		if runErr != nil {
-			end = Failed
-		}
-		fmt.Fprintln(s.Err, FormatStatsText(stats.Snapshot(), end, s.ReadPrice))
-	case StatsJSON:
-		fmt.Fprintln(s.Err, FormatStatsJSON(stats.Snapshot(), s.ReadPrice))
+	if s.Stats != StatsText && s.Stats != StatsJSON {
+		return
+	}
+	st := StatementStats{Snapshot: stats.Snapshot(), Outcome: Completed, ReadPrice: s.readPrice}
+	if runErr != nil {
+		st.Outcome = Failed
+	}
+	switch {
+	case s.statsSink != nil:
+		s.statsSink(st)
+	case s.Stats == StatsText:
+		fmt.Fprintln(s.errOut, st.Text())
+	default:
+		fmt.Fprintln(s.errOut, st.JSON())
 	}
 }
 

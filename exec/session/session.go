@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -36,13 +37,15 @@ type Session struct {
 	Format        string
 	Stats         StatsMode
 	FormatOptions format.Options
-	Out           io.Writer
-	Err           io.Writer
+	out           io.Writer
+	errOut        io.Writer
 	Mem           memory.Allocator
-	// Notes, when set, receives the notes on how a statement was read
-	// (planner.Plan.Notes) instead of Err: the REPL keeps Err for the
-	// statistics it shows on request, but notes must always be seen.
-	Notes io.Writer
+	// out receives the results, errOut the statistics (SetOutput,
+	// SetMessages).
+	// notes, when set, receives the notes on how a statement was read
+	// (planner.Plan.Notes) instead of errOut: notes must always be seen,
+	// whether or not the statistics are.
+	notes io.Writer
 	// Concurrency bounds DynamoDB requests in flight per statement.
 	Concurrency int
 	// ConfirmScan, when set, is asked before a statement that needs a Scan
@@ -52,41 +55,89 @@ type Session struct {
 	// MaxRCU, when positive, refuses statements estimated to consume more
 	// read capacity and stops those that do while running (--max-rcu).
 	MaxRCU float64
-	// RateLimit, when positive, paces each statement's reads to that many
+	// rateLimit, when positive, paces each statement's reads to that many
 	// capacity units per second (--rate-limit).
-	RateLimit float64
+	rateLimit float64
 	// Timeout, when positive, bounds each statement (--timeout): parsing,
 	// planning with its DescribeTable and ListTables calls, and every read.
 	Timeout time.Duration
-	// ReadPrice is the on-demand price in USD per million read units, for
+	// readPrice is the on-demand price in USD per million read units, for
 	// the cost shown with the statistics (--read-price).
-	ReadPrice float64
+	readPrice float64
 	// Progress, when set (stderr is a terminal), shows a progress line for
 	// statements running longer than a second. It is erased before the
-	// first byte of the statement's output unless OutRedirected.
+	// first byte of the statement's output unless outRedirected.
 	Progress io.Writer
-	// OutRedirected says that Out is not the terminal Progress writes to
+	// outRedirected says that out is not the terminal Progress writes to
 	// (stdout goes to a file or a pipe): output then leaves the progress
 	// line alone.
-	OutRedirected bool
+	outRedirected bool
 	// Raw, when set, decodes Query/Scan pages straight into Arrow (exec.Env.Raw).
 	Raw rawpage.Reader
 
-	// limiter paces every statement of the session at RateLimit: a
+	// limiter paces every statement of the session at rateLimit: a
 	// statement's last response is paid by the next statement's first
 	// request, so a script of many statements holds the rate too.
 	limiter     *exec.RateLimiter
 	limiterRate float64
+	// statsSink, when set, receives each statement's statistics instead of
+	// Err (SetStatsSink).
+	statsSink func(StatementStats)
 }
 
 // DefaultReadPrice is DynamoDB's on-demand price per million read request
 // units in us-east-1.
 const DefaultReadPrice = 0.125
 
-// New makes a session over a client.
-func New(client dynamo.Client, out, errOut io.Writer) *Session {
-	return &Session{Client: client, Catalog: dynamo.NewCatalog(client), Format: "table", Stats: StatsOff,
-		Out: out, Err: errOut, Mem: memory.DefaultAllocator, ReadPrice: DefaultReadPrice}
+// Config is what a session is made with: the settings cmd/ddbsql takes
+// from its flags. DefaultConfig gives the settings of a session made
+// without flags.
+type Config struct {
+	// Format names the output format (table, csv, json…; --format).
+	Format string
+	// Stats is how statement statistics are reported (--stats).
+	Stats StatsMode
+	// Plan are the planner options (--allow-scan, --consistent, --strict,
+	// --segments); a Parallelism of 0 is the host's CPU count.
+	Plan planner.Options
+	// FormatOptions are the output options (expanded display…).
+	FormatOptions format.Options
+	// MaxRCU, RateLimit, Timeout, ReadPrice and Concurrency are the
+	// Session fields of the same names (--max-rcu, --rate-limit,
+	// --timeout, --read-price, --concurrency).
+	MaxRCU      float64
+	RateLimit   float64
+	Timeout     time.Duration
+	ReadPrice   float64
+	Concurrency int
+	// Progress, when set (stderr is a terminal), shows a progress line for
+	// long statements; OutRedirected says that the output does not go to
+	// that terminal.
+	Progress      io.Writer
+	OutRedirected bool
+	// Raw, when set, decodes Query/Scan pages straight into Arrow.
+	Raw rawpage.Reader
+}
+
+// DefaultConfig is the configuration of a session made without flags:
+// table output, no statistics, DefaultReadPrice.
+func DefaultConfig() Config {
+	return Config{Format: "table", Stats: StatsOff, ReadPrice: DefaultReadPrice}
+}
+
+// New makes a session over a client, writing results to out and
+// statistics and notes to errOut, with the settings of cfg.
+func New(client dynamo.Client, out, errOut io.Writer, cfg Config) *Session {
+	if cfg.Format == "" {
+		cfg.Format = "table"
+	}
+	if cfg.Stats == "" {
+		cfg.Stats = StatsOff
+	}
+	return &Session{Client: client, Catalog: dynamo.NewCatalog(client), out: out, errOut: errOut, Mem: memory.DefaultAllocator,
+		Format: cfg.Format, Stats: cfg.Stats, Options: cfg.Plan, FormatOptions: cfg.FormatOptions,
+		MaxRCU: cfg.MaxRCU, rateLimit: cfg.RateLimit, Timeout: cfg.Timeout, readPrice: cfg.ReadPrice, Concurrency: cfg.Concurrency,
+		Progress: cfg.Progress, outRedirected: cfg.OutRedirected, Raw: cfg.Raw}
 }
 
 // RunScript parses every statement in text, then runs them in order,
@@ -143,8 +194,8 @@ func (s *Session) run(ctx context.Context, st parser.Statement, start time.Time)
 		if r := recover(); r != nil {
 			err = exec.PanicError(r)
 		}
-		if stack := exec.PanicStack(err); stack != nil && debugPanics && s.Err != nil {
-			fmt.Fprintf(s.Err, "%s\n", stack)
+		if stack := exec.PanicStack(err); stack != nil && debugPanics && s.errOut != nil {
+			fmt.Fprintf(s.errOut, "%s\n", stack)
 		}
 	}()
 	return s.timedOut(ctx, s.dispatch(ctx, st))
@@ -174,7 +225,7 @@ var debugPanics = os.Getenv("DDBSQL_DEBUG") != ""
 // plan compiles a SELECT; catalog failures become exec errors.
 func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, error) {
 	in := planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues, ItemTexts: sel.ItemTexts}
-	p, err := planner.PlanSelect(ctx, s.Catalog, in, s.Options)
+	p, err := planner.PlanSelect(ctx, s.Catalog, in, s.planOptions())
 	if err != nil {
 		var pe *planner.Error
 		if errors.As(err, &pe) {
@@ -185,7 +236,7 @@ func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, 
 				if !s.confirmScan(ctx, *pe.Scan) {
 					return nil, pe
 				}
-				opts := s.Options
+				opts := s.planOptions()
 				opts.AllowScan = true
 				p, err := planner.PlanSelect(ctx, s.Catalog, in, opts)
 				if p != nil {
@@ -200,6 +251,16 @@ func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, 
 	return p, nil
 }
 
+// planOptions are the planner options statements plan with: the session's,
+// with the host's CPU count as the parallelism unless one was set.
+func (s *Session) planOptions() planner.Options {
+	opts := s.Options
+	if opts.Parallelism <= 0 {
+		opts.Parallelism = runtime.NumCPU()
+	}
+	return opts
+}
+
 // confirmScan asks the user with the statement's --timeout paused: the
 // time it takes to answer is not the statement's.
 func (s *Session) confirmScan(ctx context.Context, scan planner.ScanEstimate) bool {
@@ -212,9 +273,9 @@ func (s *Session) confirmScan(ctx context.Context, scan planner.ScanEstimate) bo
 func (s *Session) env(stats *exec.Stats) *exec.Env {
 	env := &exec.Env{Client: s.Client, Mem: s.Mem, Stats: stats, Concurrency: s.Concurrency, Budget: s.MaxRCU}
 	env.Raw = s.Raw
-	if s.RateLimit > 0 {
-		if s.limiter == nil || s.limiterRate != s.RateLimit {
-			s.limiter, s.limiterRate = exec.NewRateLimiter(s.RateLimit), s.RateLimit
+	if s.rateLimit > 0 {
+		if s.limiter == nil || s.limiterRate != s.rateLimit {
+			s.limiter, s.limiterRate = exec.NewRateLimiter(s.rateLimit), s.rateLimit
 		}
 		env.Limiter = s.limiter
 	}

@@ -18,15 +18,42 @@ type Outcome int
 const (
 	Completed Outcome = iota
 	Failed            // the rows are those "before the error"
+	Cancelled         // the user interrupted it: rows "before it was cancelled"
 )
+
+// StatementStats is what one statement read and how it ended: the figures
+// of its statistics line, for a caller that renders them itself (the REPL
+// shows them on request, and as "cancelled" when the user interrupted).
+type StatementStats struct {
+	exec.Snapshot
+	Outcome Outcome
+	// ReadPrice is the on-demand price in USD per million read units the
+	// cost is computed with.
+	ReadPrice float64
+}
+
+// Text is the statistics line FormatStatsText renders.
+func (st StatementStats) Text() string { return FormatStatsText(st.Snapshot, st.Outcome, st.ReadPrice) }
+
+// JSON is the statistics object FormatStatsJSON renders.
+func (st StatementStats) JSON() string { return FormatStatsJSON(st.Snapshot, st.ReadPrice) }
 
 // FormatStatsText renders one line: rows, requests by operation, pages,
 // items read vs returned, consumed read capacity by table/index, time.
 func FormatStatsText(s exec.Snapshot, end Outcome, pricePerMillion float64) string {
+	return "-- " + statsFigures(s, end, pricePerMillion)
+}
+
+// statsFigures is the statistics line without its "-- " lead (EXPLAIN
+// ANALYZE's "actual total:" line shows it).
+func statsFigures(s exec.Snapshot, end Outcome, pricePerMillion float64) string {
 	var parts []string
 	rows := plural.Of(s.Rows, "row")
-	if end == Failed {
+	switch end {
+	case Failed:
 		rows += " before the error"
+	case Cancelled:
+		rows += " before it was cancelled"
 	}
 	parts = append(parts, rows)
 	var reqs []string
@@ -51,7 +78,7 @@ func FormatStatsText(s exec.Snapshot, end Outcome, pricePerMillion float64) stri
 	}
 	parts = append(parts, rcu)
 	parts = append(parts, formatElapsed(s.Elapsed))
-	return "-- " + strings.Join(parts, " · ")
+	return strings.Join(parts, " · ")
 }
 
 func targets(m map[string]float64) string {

@@ -39,3 +39,13 @@ func TestStatsTextFailed(t *testing.T) {
 		t.Errorf("completed: got %s", got)
 	}
 }
+
+// TestStatsTextCancelled checks that the line of an interrupted statement
+// says its rows came before it was cancelled.
+func TestStatsTextCancelled(t *testing.T) {
+	st := StatementStats{Snapshot: exec.Snapshot{Requests: map[string]int{"Scan": 2}, Pages: 2, ItemsRead: 4, ItemsReturned: 4, Rows: 4}, Outcome: Cancelled}
+	want := "-- 4 rows before it was cancelled · 2 requests (Scan 2) · 2 pages · 4 items read, 4 returned · RCU 0 · 0µs"
+	if got := st.Text(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

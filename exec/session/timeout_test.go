@@ -138,7 +138,7 @@ func TestTimeoutCoversEveryPhase(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var out, errOut bytes.Buffer
-			s := session.New(stuckClient{Client: db, pass: tc.pass}, &out, &errOut)
+			s := session.New(stuckClient{Client: db, pass: tc.pass}, &out, &errOut, session.DefaultConfig())
 			s.Timeout = 300 * time.Millisecond
 			err := runBounded(t, context.Background(), s, tc.sql)
 			if errorCode(err) != exec.CodeTimeout || !strings.HasPrefix(err.Error(), "statement did not finish within --timeout 300ms") {
@@ -157,7 +157,7 @@ func TestTimeoutCoversEveryPhase(t *testing.T) {
 // the REPL) composes with --timeout: it stops the statement at once and is
 // reported as a cancellation, not a timeout.
 func TestCancelIsNotTimeout(t *testing.T) {
-	s := session.New(stuckClient{Client: memClient(t)}, &bytes.Buffer{}, &bytes.Buffer{})
+	s := session.New(stuckClient{Client: memClient(t)}, &bytes.Buffer{}, &bytes.Buffer{}, session.DefaultConfig())
 	s.Timeout = time.Minute
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
@@ -171,7 +171,7 @@ func TestCancelIsNotTimeout(t *testing.T) {
 // answer "Run it? [y/N]" does not count against --timeout.
 func TestConfirmScanPausesTimeout(t *testing.T) {
 	var out bytes.Buffer
-	s := session.New(memClient(t), &out, &bytes.Buffer{})
+	s := session.New(memClient(t), &out, &bytes.Buffer{}, session.DefaultConfig())
 	s.Format = "csv"
 	s.Timeout = time.Second
 	asked := 0
@@ -206,7 +206,7 @@ func TestTimeoutAfterRefusedAttempts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := session.New(conn.Client, &bytes.Buffer{}, &bytes.Buffer{})
+	s := session.New(conn.Client, &bytes.Buffer{}, &bytes.Buffer{}, session.DefaultConfig())
 	s.Catalog = dynamo.NewCatalog(memClient(t)) // the table was described before the endpoint went away
 	s.Timeout = 500 * time.Millisecond
 	err = runBounded(t, context.Background(), s, "SELECT * FROM app WHERE PK = 'WS#acme'")

@@ -52,7 +52,7 @@ func TestDocumentedDemoQueries(t *testing.T) {
 	}
 	for _, q := range queries {
 		var out, errOut bytes.Buffer
-		s := session.New(db, &out, &errOut)
+		s := session.New(db, &out, &errOut, session.DefaultConfig())
 		s.Mem = memtest.Allocator(t)
 		s.Format = "csv"
 		s.Stats = session.StatsOff

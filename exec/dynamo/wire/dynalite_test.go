@@ -52,7 +52,7 @@ func TestEndToEndDynalite(t *testing.T) {
 	}
 	run := func(t *testing.T, sql, format string, segments int, raw bool) string {
 		var out bytes.Buffer
-		s := session.New(client, &out, io.Discard)
+		s := session.New(client, &out, io.Discard, session.DefaultConfig())
 		s.Format = format
 		s.Options.AllowScan = true
 		s.Options.Segments = segments

@@ -141,7 +141,7 @@ func TestPanicInDecoderDynalite(t *testing.T) {
 	} {
 		run := func() (string, error) {
 			var out bytes.Buffer
-			s := session.New(client, &out, io.Discard)
+			s := session.New(client, &out, io.Discard, session.DefaultConfig())
 			s.Raw = New(client)
 			s.Mem = memtest.Allocator(t)
 			s.Format = "csv"

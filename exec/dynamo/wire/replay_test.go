@@ -37,7 +37,7 @@ func TestEndToEndReplay(t *testing.T) {
 		var outs [2]string
 		for i, raw := range []bool{false, true} {
 			var out bytes.Buffer
-			s := session.New(client, &out, io.Discard)
+			s := session.New(client, &out, io.Discard, session.DefaultConfig())
 			s.Format = "json"
 			s.Options.AllowScan = true
 			s.Options.Segments = st.segments

@@ -242,7 +242,7 @@ func pageKey(k int) map[string]types.AttributeValue {
 // benchSession is a ddbsql session over the replay server: CSV to
 // io.Discard, Scans allowed, segments as given, fast path when raw.
 func benchSession(segments int, raw bool) *session.Session {
-	s := session.New(bench.client, io.Discard, io.Discard)
+	s := session.New(bench.client, io.Discard, io.Discard, session.DefaultConfig())
 	s.Format = "csv"
 	s.Options.AllowScan = true
 	s.Options.Segments = segments
@@ -406,7 +406,7 @@ func BenchmarkPeakRSS1M(b *testing.B) {
 		}
 	}()
 	var out countingWriter
-	s := session.New(client, &out, io.Discard)
+	s := session.New(client, &out, io.Discard, session.DefaultConfig())
 	s.Format = "csv"
 	s.Options.AllowScan = true
 	s.Options.Segments = 1

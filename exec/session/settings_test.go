@@ -1,0 +1,82 @@
+package session_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ddbsql/ddbsql/exec/session"
+)
+
+// TestNewTakesItsConfig makes sessions from a Config: a zero Config gives
+// table output without statistics, and the settings given are those used.
+func TestNewTakesItsConfig(t *testing.T) {
+	var out, errOut bytes.Buffer
+	s := session.New(memClient(t), &out, &errOut, session.Config{})
+	if s.Format != "table" || s.Stats != session.StatsOff {
+		t.Fatalf("zero Config: format %q, stats %q; want table, off", s.Format, s.Stats)
+	}
+	s = session.New(memClient(t), &out, &errOut, session.Config{Format: "csv", Stats: session.StatsText, MaxRCU: 7})
+	if err := s.RunScript(context.Background(), "SHOW TABLES"); err != nil {
+		t.Fatal(err)
+	}
+	if s.MaxRCU != 7 || !strings.HasPrefix(out.String(), "table_name\napp\n") {
+		t.Fatalf("csv session: MaxRCU %v, output %q", s.MaxRCU, out.String())
+	}
+}
+
+// TestSettersRefuseWhatTheSessionCannotDo changes settings through the
+// methods: known values take, unknown ones are refused and change nothing.
+func TestSettersRefuseWhatTheSessionCannotDo(t *testing.T) {
+	s := session.New(memClient(t), &bytes.Buffer{}, &bytes.Buffer{}, session.DefaultConfig())
+	if err := s.SetFormat("JSON"); err != nil || s.Format != "json" {
+		t.Fatalf("SetFormat(JSON): %v, format %q", err, s.Format)
+	}
+	err := s.SetFormat("yaml")
+	if err == nil || !strings.Contains(err.Error(), `unknown output format "yaml"`) || s.Format != "json" {
+		t.Fatalf("SetFormat(yaml): %v, format %q", err, s.Format)
+	}
+	if err := s.SetStats(session.StatsJSON); err != nil || s.Stats != session.StatsJSON {
+		t.Fatalf("SetStats(json): %v, stats %q", err, s.Stats)
+	}
+	if err := s.SetStats("loud"); err == nil || s.Stats != session.StatsJSON {
+		t.Fatalf("SetStats(loud): %v, stats %q", err, s.Stats)
+	}
+	opts := s.PlanOptions()
+	opts.AllowScan = true
+	s.SetPlanOptions(opts)
+	if !s.PlanOptions().AllowScan {
+		t.Fatal("SetPlanOptions did not take")
+	}
+}
+
+// TestStatsSinkReceivesTheFigures runs statements with a statistics sink:
+// each statement's figures reach it, in order, rendered as the statistics
+// writer would have shown them, and nothing is written there; without the
+// sink the same line is written again.
+func TestStatsSinkReceivesTheFigures(t *testing.T) {
+	var errOut bytes.Buffer
+	s := session.New(memClient(t), &bytes.Buffer{}, &errOut, session.Config{Stats: session.StatsText, ReadPrice: session.DefaultReadPrice})
+	var got []session.StatementStats
+	s.SetStatsSink(func(st session.StatementStats) { got = append(got, st) })
+	if err := s.RunScript(context.Background(), "SELECT id FROM customers WHERE id = 'c_0001'; SELECT id FROM customers WHERE id IN ('c_0001', 'c_0002')"); err != nil {
+		t.Fatal(err)
+	}
+	if errOut.Len() != 0 {
+		t.Fatalf("the sink is set, yet the statistics writer got %q", errOut.String())
+	}
+	if len(got) != 2 || got[0].Rows != 1 || got[1].Rows != 2 || got[0].Outcome != session.Completed || got[0].TotalRequests() == 0 {
+		t.Fatalf("sink got %+v, want the figures of 2 completed statements of 1 and 2 rows", got)
+	}
+	if want := session.FormatStatsText(got[1].Snapshot, session.Completed, session.DefaultReadPrice); got[1].Text() != want {
+		t.Errorf("Text() = %q, want %q", got[1].Text(), want)
+	}
+	s.SetStatsSink(nil)
+	if err := s.RunScript(context.Background(), "SELECT id FROM customers WHERE id = 'c_0001'"); err != nil {
+		t.Fatal(err)
+	}
+	if line := errOut.String(); !strings.HasPrefix(line, "-- 1 row · ") || !strings.HasSuffix(line, "\n") {
+		t.Errorf("without the sink the statistics writer got %q, want the stats line", line)
+	}
+}
