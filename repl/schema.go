@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -97,7 +97,7 @@ func (c *schemaCache) list(gen int, done chan struct{}) {
 	var names []string
 	// A panic in the look-up is a failed look-up: completion does without
 	// the names, and the statement that needs them reports the problem.
-	err := exec.Safely(func() (err error) {
+	err := engine.Safely(func() (err error) {
 		names, err = c.cat.Tables(ctx)
 		return err
 	})
@@ -168,7 +168,7 @@ func (c *schemaCache) describe(gen int, name string, done chan struct{}) {
 	ctx, cancel := context.WithTimeout(c.base, lookupTTL)
 	defer cancel()
 	var def *planner.TableDef
-	err := exec.Safely(func() (err error) {
+	err := engine.Safely(func() (err error) {
 		def, err = c.cat.Table(ctx, name)
 		return err
 	})

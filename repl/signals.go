@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/exec/engine"
 )
 
 // watchSignals makes SIGTERM and SIGHUP restore the terminal and end the
@@ -22,7 +22,7 @@ func (r *REPL) watchSignals() (stop func()) {
 	signal.Notify(interrupts, os.Interrupt)
 	done := make(chan struct{})
 	go func() {
-		err := exec.Safely(func() error {
+		err := engine.Safely(func() error {
 			for {
 				select {
 				case s := <-fatal:

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/planner"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
@@ -27,7 +27,7 @@ type result struct {
 
 // errorCode is the stable code of the failure (exec, planner or parser).
 func (r result) errorCode() string {
-	var ee *exec.Error
+	var ee *engine.Error
 	var pe *planner.Error
 	switch {
 	case errors.As(r.failure, &ee):

@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
+	"github.com/ddbsql/ddbsql/exec/engine"
 )
 
 // awsVariables are the environment variables that configure the AWS SDK's
@@ -66,27 +66,27 @@ func TestConnectionErrors(t *testing.T) {
 		code   string
 		want   []string // lines or parts of stderr
 	}{
-		{name: "unreachable endpoint", args: []string{"--endpoint-url", "http://127.0.0.1:1"}, code: exec.CodeUnreachable,
+		{name: "unreachable endpoint", args: []string{"--endpoint-url", "http://127.0.0.1:1"}, code: engine.CodeUnreachable,
 			want: []string{"error: cannot reach http://127.0.0.1:1 (ListTables): connection refused"}},
-		{name: "endpoint without a scheme", args: []string{"--endpoint-url", "localhost:8000"}, code: exec.CodeEndpoint,
+		{name: "endpoint without a scheme", args: []string{"--endpoint-url", "localhost:8000"}, code: engine.CodeEndpoint,
 			want: []string{`error: --endpoint-url "localhost:8000" is not a URL like http://localhost:8000` + "\n", "hint: did you mean http://localhost:8000?\n"}},
-		{name: "endpoint that is not a URL", args: []string{"--endpoint-url", "http://[::1"}, code: exec.CodeEndpoint,
+		{name: "endpoint that is not a URL", args: []string{"--endpoint-url", "http://[::1"}, code: engine.CodeEndpoint,
 			want: []string{`error: --endpoint-url "http://[::1" is not a URL like http://localhost:8000`}},
-		{name: "endpoint with another scheme", args: []string{"--endpoint-url", "ftp://localhost:21"}, code: exec.CodeEndpoint,
+		{name: "endpoint with another scheme", args: []string{"--endpoint-url", "ftp://localhost:21"}, code: engine.CodeEndpoint,
 			want: []string{`error: --endpoint-url "ftp://localhost:21" uses the scheme ftp: DynamoDB endpoints are http:// or https:// URLs`}},
-		{name: "endpoint with a bad port", args: []string{"--endpoint-url", "http://localhost:80000"}, code: exec.CodeEndpoint,
+		{name: "endpoint with a bad port", args: []string{"--endpoint-url", "http://localhost:80000"}, code: engine.CodeEndpoint,
 			want: []string{`error: --endpoint-url "http://localhost:80000" has port 80000`}},
-		{name: "bad AWS_ENDPOINT_URL_DYNAMODB", env: map[string]string{"AWS_ENDPOINT_URL_DYNAMODB": "dynamodb.local:8000"}, code: exec.CodeEndpoint,
+		{name: "bad AWS_ENDPOINT_URL_DYNAMODB", env: map[string]string{"AWS_ENDPOINT_URL_DYNAMODB": "dynamodb.local:8000"}, code: engine.CodeEndpoint,
 			want: []string{`error: AWS_ENDPOINT_URL_DYNAMODB "dynamodb.local:8000" is not a URL like http://localhost:8000`, "hint: did you mean http://dynamodb.local:8000?"}},
-		{name: "bad AWS_ENDPOINT_URL", env: map[string]string{"AWS_ENDPOINT_URL": "gopher://localhost"}, code: exec.CodeEndpoint,
+		{name: "bad AWS_ENDPOINT_URL", env: map[string]string{"AWS_ENDPOINT_URL": "gopher://localhost"}, code: engine.CodeEndpoint,
 			want: []string{`error: AWS_ENDPOINT_URL "gopher://localhost" uses the scheme gopher`, "hint: fix AWS_ENDPOINT_URL"}},
-		{name: "missing region", code: exec.CodeRegion,
+		{name: "missing region", code: engine.CodeRegion,
 			want: []string{"error: no AWS region configured\n", "hint: use --region, AWS_REGION"}},
-		{name: "missing credentials", args: []string{"--region", "eu-west-1"}, env: map[string]string{"AWS_EC2_METADATA_DISABLED": "true"}, code: exec.CodeCredentials,
+		{name: "missing credentials", args: []string{"--region", "eu-west-1"}, env: map[string]string{"AWS_EC2_METADATA_DISABLED": "true"}, code: engine.CodeCredentials,
 			want: []string{"error: no AWS credentials found\n", "hint: use --profile NAME"}},
-		{name: "unknown --profile", config: "[default]\nregion = eu-west-1\n", args: []string{"--profile", "nosuch"}, code: exec.CodeProfile,
+		{name: "unknown --profile", config: "[default]\nregion = eu-west-1\n", args: []string{"--profile", "nosuch"}, code: engine.CodeProfile,
 			want: []string{`error: AWS profile "nosuch" (--profile) does not exist in the shared config or credentials file`, "hint: aws configure list-profiles"}},
-		{name: "unknown AWS_PROFILE", config: "[default]\nregion = eu-west-1\n", env: map[string]string{"AWS_PROFILE": "ghost"}, code: exec.CodeProfile,
+		{name: "unknown AWS_PROFILE", config: "[default]\nregion = eu-west-1\n", env: map[string]string{"AWS_PROFILE": "ghost"}, code: engine.CodeProfile,
 			want: []string{`error: AWS profile "ghost" (AWS_PROFILE) does not exist`}},
 	}
 	for _, tc := range cases {
@@ -134,7 +134,7 @@ func TestEndpointFromEnvironment(t *testing.T) {
 		t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 		t.Setenv("AWS_ENDPOINT_URL_DYNAMODB", "http://dynamodb.invalid:8000")
 		r := invoke([]string{"-e", "SHOW TABLES"}, "")
-		if r.code != exitError || r.errorCode() != exec.CodeCredentials {
+		if r.code != exitError || r.errorCode() != engine.CodeCredentials {
 			t.Fatalf("exit %d, code %q; want the credentials error\nstderr: %s", r.code, r.errorCode(), r.err)
 		}
 	})

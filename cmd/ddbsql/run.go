@@ -12,10 +12,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/dynamo/wire"
+	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner"
@@ -56,11 +56,11 @@ func run(ctx context.Context, args []string, st streams) int {
 // --data, connecting) turned into an internal error: the user sees
 // "error: internal error: …" and status 1, never a stack trace.
 func safeExecute(ctx context.Context, args []string, st streams) (code int, err error) {
-	err = exec.Safely(func() (err error) {
+	err = engine.Safely(func() (err error) {
 		code, err = execute(ctx, args, st)
 		return err
 	})
-	if exec.PanicStack(err) != nil {
+	if engine.PanicStack(err) != nil {
 		code = exitError
 	}
 	return code, err
@@ -188,7 +188,7 @@ func connect(ctx context.Context, cfg *config, st streams) (*session.Session, er
 		conn, err := dynamo.Connect(ctx, dynamo.ConnectOptions{EndpointURL: cfg.endpointURL, Region: cfg.region, Profile: cfg.profile,
 			MetadataAttemptTimeout: metadataAttemptTimeout})
 		if err != nil {
-			return nil, exec.ConnectError(err)
+			return nil, engine.ConnectError(err)
 		}
 		client = conn.Client
 		raw = wire.New(conn.Client)
@@ -217,7 +217,7 @@ func printError(w io.Writer, err error) {
 	}
 	msg, hint := err.Error(), ""
 	var pe *planner.Error
-	var ee *exec.Error
+	var ee *engine.Error
 	var se *parser.Error
 	var he repl.Hinted
 	switch {

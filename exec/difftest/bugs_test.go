@@ -11,7 +11,7 @@ import (
 // Minimal repros of the bugs the differential test found (doc.go, "Bugs
 // found"), kept as regression tests now that they are fixed.
 
-// Fixed in exec/sort.go: ORDER BY sorted a missing attribute before a
+// Fixed in exec/engine/sort.go: ORDER BY sorted a missing attribute before a
 // DynamoDB NULL instead of treating all NULLs as peers, so the next sort
 // key did not decide between them (GROUP BY and DISTINCT already merged
 // them). Found as `… ORDER BY s DESC, i, id` giving rows in a different
@@ -31,7 +31,7 @@ func TestSortNullsArePeers(t *testing.T) {
 	s.want("SELECT v, MIN(id) FROM {t} WHERE pk = 'P' GROUP BY v ORDER BY v", "NULL", "7")
 }
 
-// exec/accumulators.go: AVG rounds its 38-digit quotient half to even
+// exec/engine/accumulators.go: AVG rounds its 38-digit quotient half to even
 // (value.NumberContext) while / rounds half away from zero (exec/eval), so
 // AVG(x) and SUM(x) / COUNT(x) differ in the last digit when the 39th is a
 // 5. The fix is one line in sumAcc.result: ctx.Rounding = apd.RoundHalfUp.

@@ -183,7 +183,7 @@
 // # Bugs found (see bugs_test.go for the minimal repros)
 //
 // Fixed here (exec operators):
-//   - exec/sort.go: ORDER BY sorted a missing attribute before a DynamoDB
+//   - exec/engine/sort.go: ORDER BY sorted a missing attribute before a DynamoDB
 //     NULL, so the next sort key did not order them (TestSortNullsArePeers).
 //
 // Fixed elsewhere, each with its repro test in bugs_test.go:
@@ -193,7 +193,7 @@
 //   - parser: SUBSTRING/SUBSTR took only a column as first argument
 //     (xwb1989/sqlparser's grammar); the call is now rewritten first.
 //   - parser: '\%' and '\_' in a string literal lost the backslash.
-//   - exec/accumulators.go: AVG rounded half to even, / half away from zero.
+//   - exec/engine/accumulators.go: AVG rounded half to even, / half away from zero.
 //   - exec/format/csv.go: a one-column row holding NULL or "" was written
 //     as a blank line, which CSV readers skip, so those rows vanished
 //     (TestCSVOneEmptyFieldIsARecord; found by the command-line test).
@@ -369,7 +369,7 @@
 //     self-join used begins_with on a numeric sort key and quoted a numeric
 //     partition key (TestJoinBugSelfJoinHintNumericKeys).
 //
-//   - exec/lookupjoin.go (step): a lookup round read input until it had 100
+//   - exec/engine/lookupjoin.go (step): a lookup round read input until it had 100
 //     new values (BatchGetItem), so a large driving side whose values repeat
 //     was read and buffered whole, and LIMIT without ORDER BY read every
 //     page before the first lookup. A round now also ends after that many
@@ -385,7 +385,7 @@
 //   - planner/bind.go: x.name with an unknown alias x now says that x is no
 //     table or alias in FROM.
 //
-//   - planner/selectlist.go, build.go, exec/starop.go: SELECT a.* in a join
+//   - planner/selectlist.go, build.go, exec/engine/starop.go: SELECT a.* in a join
 //     printed every table's attributes, as SELECT * does; it now prints
 //     a's, with the Sort below the projection (TestJoinBugQualifiedStar).
 package difftest

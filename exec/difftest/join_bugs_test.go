@@ -260,7 +260,7 @@ func TestJoinBugSelfJoinHintNumericKeys(t *testing.T) {
 		"self-join of table {d} (as x and y)", "SELECT … FROM {d} WHERE pk = '…' [AND id BETWEEN … AND …]")
 }
 
-// planner/selectlist.go, exec/starop.go: SELECT a.* in a join returned
+// planner/selectlist.go, exec/engine/starop.go: SELECT a.* in a join returned
 // the whole joined row (every table's attributes), as SELECT * does; SQL
 // returns a's columns only. Found writing the join generator's alias.*,
 // which then also showed that the Sort must run below the projection.

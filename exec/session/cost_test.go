@@ -15,10 +15,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
+	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/planner"
@@ -210,9 +210,9 @@ func TestCapacityOnDynalite(t *testing.T) {
 			sp := spy(client)
 			r := run(t, sp, func(s *session.Session) { s.MaxRCU = 150; s.Format = format },
 				fmt.Sprintf("SELECT * FROM `%s` WHERE PK = 'WS#big'", app))
-			var ee *exec.Error
-			if !errors.As(r.Error, &ee) || ee.Code != exec.CodeBudget {
-				t.Fatalf("%s: err = %v, want an exec error with code %q", format, r.Error, exec.CodeBudget)
+			var ee *engine.Error
+			if !errors.As(r.Error, &ee) || ee.Code != engine.CodeBudget {
+				t.Fatalf("%s: err = %v, want an exec error with code %q", format, r.Error, engine.CodeBudget)
 			}
 			consumed := sumRCU(sp.requests())
 			if consumed <= 150 || len(sp.requests()) != 2 {
@@ -267,7 +267,7 @@ func assertRefused(t *testing.T, r result, sp *spyClient) {
 	t.Helper()
 	var pe *planner.Error
 	if !errors.As(r.Error, &pe) || pe.Code != planner.CodeBudget {
-		t.Fatalf("err = %v, want a plan error with code %q", r.Error, exec.CodeBudget)
+		t.Fatalf("err = %v, want a plan error with code %q", r.Error, engine.CodeBudget)
 	}
 	if n := len(sp.requests()); n != 0 {
 		t.Fatalf("%d read requests were sent before the refusal", n)
@@ -320,9 +320,9 @@ func TestBudgetStopsParallelScan(t *testing.T) {
 	sp := spy(outgrownCatalog{memClient(t)})
 	r := run(t, sp, func(s *session.Session) { s.Options.AllowScan = true; s.Options.Segments = 4; s.MaxRCU = 150 },
 		"SELECT PK, SK FROM app WHERE seq > 0")
-	var ee *exec.Error
-	if !errors.As(r.Error, &ee) || ee.Code != exec.CodeBudget {
-		t.Fatalf("err = %v, want code %q", r.Error, exec.CodeBudget)
+	var ee *engine.Error
+	if !errors.As(r.Error, &ee) || ee.Code != engine.CodeBudget {
+		t.Fatalf("err = %v, want code %q", r.Error, engine.CodeBudget)
 	}
 	if got := sumRCU(sp.requests()); got <= 150 || !strings.Contains(r.Error.Error(), "150") || r.Stats == nil || r.Stats.RCU <= 150 {
 		t.Fatalf("consumed %v RCU (stats %+v); error %q", got, r.Stats, r.Error)
@@ -364,7 +364,7 @@ func testRateLimit(t *testing.T, client dynamo.Client, app string) {
 		rate, statements, len(reqs), consumed, elapsed.Round(time.Millisecond), steady, 100*steady/rate, overall, 100*overall/rate)
 	// Only the limit is asserted: a loaded machine reads slower, never
 	// faster. That the limiter reaches the rate is proven on a fake clock
-	// (exec/ratelimit_test.go), where no timing depends on the machine.
+	// (exec/engine/ratelimit_test.go), where no timing depends on the machine.
 	if steady > rate*1.1 {
 		t.Fatalf("measured %.1f RCU/s with --rate-limit %v; want at most 10%% above it", steady, rate)
 	}
@@ -592,9 +592,9 @@ func TestBudgetStopsFetchesAndLookups(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			sp := spy(db)
 			r := run(t, sp, func(s *session.Session) { s.MaxRCU = c.budget }, c.sql)
-			var ee *exec.Error
-			if !errors.As(r.Error, &ee) || ee.Code != exec.CodeBudget {
-				t.Fatalf("err = %v, want an exec error with code %q", r.Error, exec.CodeBudget)
+			var ee *engine.Error
+			if !errors.As(r.Error, &ee) || ee.Code != engine.CodeBudget {
+				t.Fatalf("err = %v, want an exec error with code %q", r.Error, engine.CodeBudget)
 			}
 			reqs := sp.requests()
 			if len(reqs) < 2 || reqs[len(reqs)-1].Op != c.last {

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/engine"
 )
 
 // errStatementTimeout is the cause of a statement context that --timeout
@@ -120,19 +120,19 @@ func (s *Session) timedOut(ctx context.Context, err error) error {
 	if st := statementOf(ctx); st != nil && !st.watch.ReadAnswered() {
 		if r, ok := st.watch.Unanswered(); ok {
 			if r.Failure != nil {
-				var ee *exec.Error
-				if errors.As(exec.DynamoError(dynamo.Target(r.Op, r.Table), r.Failure), &ee) && ee.Code == exec.CodeUnreachable {
+				var ee *engine.Error
+				if errors.As(engine.DynamoError(dynamo.Target(r.Op, r.Table), r.Failure), &ee) && ee.Code == engine.CodeUnreachable {
 					out := *ee
 					out.Msg = fmt.Sprintf("%s (retried until --timeout %s passed)", ee.Msg, s.Timeout)
 					out.Err = &timeoutCause{noAnswer: true}
 					return &out
 				}
 			}
-			return &exec.Error{Code: exec.CodeTimeout, Err: &timeoutCause{noAnswer: true},
+			return &engine.Error{Code: engine.CodeTimeout, Err: &timeoutCause{noAnswer: true},
 				Msg: fmt.Sprintf("no answer from %s within %s (%s)", r.Endpoint, s.Timeout, dynamo.Target(r.Op, r.Table))}
 		}
 	}
-	return &exec.Error{Code: exec.CodeTimeout, Err: &timeoutCause{},
+	return &engine.Error{Code: engine.CodeTimeout, Err: &timeoutCause{},
 		Msg:  fmt.Sprintf("statement did not finish within --timeout %s", s.Timeout),
 		Hint: "allow more time with --timeout, or narrow the statement (EXPLAIN shows its reads)"}
 }

@@ -12,10 +12,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
-	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
+	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
 )
 
@@ -248,7 +248,7 @@ func TestDescribeSettingsUnknown(t *testing.T) {
 	}
 
 	stuck := run(t, settingsFaults{Client: db, ttl: context.DeadlineExceeded}, func(s *session.Session) { s.Timeout = 200 * time.Millisecond }, "DESCRIBE dod")
-	if errorCode(stuck.Error) != exec.CodeTimeout {
+	if errorCode(stuck.Error) != engine.CodeTimeout {
 		t.Errorf("a stuck DescribeTimeToLive: %v (code %s), want the timeout error", stuck.Error, errorCode(stuck.Error))
 	}
 }

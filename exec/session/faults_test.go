@@ -24,11 +24,11 @@ import (
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/dynamo/wire"
+	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
 )
 
@@ -296,7 +296,7 @@ func checkOutcome(t *testing.T, fs faultStatement, want []string, r result) (fai
 		}
 		return false
 	}
-	var ee *exec.Error
+	var ee *engine.Error
 	if !errors.As(r.Error, &ee) {
 		t.Fatalf("%s: error %v (%T) is not an exec error", fs.name, r.Error, r.Error)
 	}
@@ -424,8 +424,8 @@ func TestFaults(t *testing.T) {
 		if !checkOutcome(t, fs, want[fs.name], r) {
 			t.Fatal("the statement succeeded through a stall longer than --timeout")
 		}
-		var ee *exec.Error
-		if errors.As(r.Error, &ee); ee.Code != exec.CodeTimeout || r.Stats.ItemsRead == 0 {
+		var ee *engine.Error
+		if errors.As(r.Error, &ee); ee.Code != engine.CodeTimeout || r.Stats.ItemsRead == 0 {
 			t.Fatalf("err = %v (code %s), items read %d; want a timeout after two pages", r.Error, ee.Code, r.Stats.ItemsRead)
 		}
 	})
@@ -437,10 +437,10 @@ func TestFaults(t *testing.T) {
 			says  []string
 			stmts []faultStatement
 		}{
-			{faultThrottling, exec.CodeThrottled, []string{"throttled", "retries were exhausted", "gave up after 2 attempts"}, []faultStatement{stmts[0]}},
-			{faultProvisioned, exec.CodeThrottled, []string{"throttled", "retries were exhausted", "gave up after 2 attempts"}, []faultStatement{stmts[6]}},
-			{faultServerError, exec.CodeDynamo, []string{"InternalServerError", "gave up after 2 attempts"}, []faultStatement{stmts[0], stmts[1], stmts[3], stmts[6]}},
-			{faultReset, exec.CodeUnreachable, []string{"connection was reset", "attempts"}, []faultStatement{stmts[0], stmts[1], stmts[3], stmts[6]}},
+			{faultThrottling, engine.CodeThrottled, []string{"throttled", "retries were exhausted", "gave up after 2 attempts"}, []faultStatement{stmts[0]}},
+			{faultProvisioned, engine.CodeThrottled, []string{"throttled", "retries were exhausted", "gave up after 2 attempts"}, []faultStatement{stmts[6]}},
+			{faultServerError, engine.CodeDynamo, []string{"InternalServerError", "gave up after 2 attempts"}, []faultStatement{stmts[0], stmts[1], stmts[3], stmts[6]}},
+			{faultReset, engine.CodeUnreachable, []string{"connection was reset", "attempts"}, []faultStatement{stmts[0], stmts[1], stmts[3], stmts[6]}},
 			{faultResetMidBody, "", []string{"attempts"}, []faultStatement{stmts[0], stmts[3]}},
 		}
 		for _, c := range cases {
@@ -458,7 +458,7 @@ func TestFaults(t *testing.T) {
 					if !checkOutcome(t, fs, want[fs.name], r) {
 						t.Fatalf("succeeded although every attempt after the first request failed")
 					}
-					var ee *exec.Error
+					var ee *engine.Error
 					errors.As(r.Error, &ee)
 					if c.code != "" && ee.Code != c.code {
 						t.Errorf("code %q, want %q: %v", ee.Code, c.code, r.Error)

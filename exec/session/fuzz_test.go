@@ -18,9 +18,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/exec/dynamo/offline"
+	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
@@ -109,7 +109,7 @@ func runFuzzStatement(t *testing.T, db *memdb.DB, sql string) {
 		t.Fatalf("the statement still runs %v after its --timeout of %v:\n%s", fuzzHangAfter, fuzzTimeout, buf[:n])
 	}
 	if bad := internalFailure(err); bad != "" {
-		stack := exec.PanicStack(err)
+		stack := engine.PanicStack(err)
 		t.Fatalf("%s: %v\n%s", bad, err, stack)
 	}
 	if n := mem.CurrentAlloc(); n != 0 {
@@ -122,8 +122,8 @@ func internalFailure(err error) string {
 	if err == nil {
 		return ""
 	}
-	var ee *exec.Error
-	if errors.As(err, &ee) && ee.Code == exec.CodeInternal {
+	var ee *engine.Error
+	if errors.As(err, &ee) && ee.Code == engine.CodeInternal {
 		return "internal error"
 	}
 	var pe *parser.Error

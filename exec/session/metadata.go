@@ -10,9 +10,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -20,7 +20,7 @@ import (
 func (s *Session) showTables(ctx context.Context) error {
 	names, err := s.Catalog.Tables(ctx)
 	if err != nil {
-		return exec.DynamoError("ListTables", err)
+		return engine.DynamoError("ListTables", err)
 	}
 	cols := []string{"table_name"}
 	b := columnar.NewRowBuilder(s.Mem, cols)
@@ -39,7 +39,7 @@ func (s *Session) table(ctx context.Context, name string) (*planner.TableDef, er
 	if errors.Is(err, planner.ErrNotFound) {
 		return nil, &planner.Error{Code: planner.CodeUnknownTable, Msg: fmt.Sprintf("table %q does not exist", name), Hint: "SHOW TABLES lists the tables"}
 	}
-	return nil, exec.DynamoError("DescribeTable", err)
+	return nil, engine.DynamoError("DescribeTable", err)
 }
 
 var describeColumns = []string{"name", "type", "partition_key", "sort_key", "projection", "item_count", "size_bytes"}
@@ -57,15 +57,15 @@ func (s *Session) describe(ctx context.Context, name string) error {
 		if errors.As(err, &nf) {
 			return &planner.Error{Code: planner.CodeUnknownTable, Msg: fmt.Sprintf("table %q does not exist", name), Hint: "SHOW TABLES lists the tables"}
 		}
-		return exec.DynamoError("DescribeTable", err)
+		return engine.DynamoError("DescribeTable", err)
 	}
 	t, err := dynamo.TableDefOf(out.Table)
 	if err != nil {
-		return exec.DynamoError("DescribeTable", err)
+		return engine.DynamoError("DescribeTable", err)
 	}
 	settings, err := dynamo.DescribeSettings(ctx, s.Client, out.Table)
 	if err != nil {
-		return exec.DynamoError("DESCRIBE "+name, err)
+		return engine.DynamoError("DESCRIBE "+name, err)
 	}
 	if s.jsonDocuments() {
 		return s.writeDescribeJSON(t, out.Table, settings)

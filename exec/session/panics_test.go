@@ -14,9 +14,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/exec/dynamo/offline"
+	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
 )
@@ -77,26 +77,26 @@ func TestPanicInWorkers(t *testing.T) {
 		frame       string // a function on the panicking goroutine's stack
 	}{
 		{name: "read-ahead pages of one Query", sql: "SELECT * FROM app WHERE PK = 'WS#acme'",
-			panics: isOp("Query"), frame: "exec.(*segmentReader).read"},
+			panics: isOp("Query"), frame: "engine.(*segmentReader).read"},
 		{name: "parallel Scan segments", sql: "SELECT * FROM app", segments: 4,
 			panics:      func(op string, in any) bool { s, ok := in.(*dynamodb.ScanInput); return ok && *s.Segment == 2 },
-			stallOthers: "Scan", frame: "exec.(*segmentReader).read"},
+			stallOthers: "Scan", frame: "engine.(*segmentReader).read"},
 		{name: "COUNT over parallel segments", sql: "SELECT COUNT(*) FROM app", segments: 3,
 			panics:      func(op string, in any) bool { s, ok := in.(*dynamodb.ScanInput); return ok && *s.Segment == 0 },
-			stallOthers: "Scan", frame: "exec.(*segmentReader).read"},
+			stallOthers: "Scan", frame: "engine.(*segmentReader).read"},
 		{name: "concurrent IN-list Queries", sql: "SELECT * FROM app WHERE PK IN ('WS#acme', 'WS#hooli', 'WS#initech')",
-			panics: queryFor("WS#hooli"), stallOthers: "Query", frame: "exec.forEach"},
+			panics: queryFor("WS#hooli"), stallOthers: "Query", frame: "engine.forEach"},
 		{name: "IN-list Queries merged in sort-key order", sql: "SELECT PK, SK FROM app WHERE PK IN ('WS#acme', 'WS#hooli') ORDER BY SK",
-			panics: queryFor("WS#acme"), stallOthers: "Query", frame: "exec.forEach"},
+			panics: queryFor("WS#acme"), stallOthers: "Query", frame: "engine.forEach"},
 		{name: "lookup join by BatchGetItem",
 			sql:    "SELECT o.SK, o.total, c.name FROM orders o JOIN customers c ON o.customer_id = c.id WHERE o.PK = 'USER#u_001'",
-			panics: isOp("BatchGetItem"), frame: "exec.forEach"},
+			panics: isOp("BatchGetItem"), frame: "engine.forEach"},
 		{name: "lookup join by concurrent Queries",
 			sql:    "SELECT c.id, o.SK FROM customers c JOIN orders o ON o.status = c.status WHERE c.id IN ('u_001', 'u_002', 'u_003')",
-			panics: isOp("Query"), frame: "exec.forEach"},
+			panics: isOp("Query"), frame: "engine.forEach"},
 		{name: "union of key conditions", sql: "SELECT SK, title FROM app WHERE PK = 'WS#hooli' OR GSI1PK = 'STATUS#REVIEW'",
 			panics: func(op string, in any) bool { q, ok := in.(*dynamodb.QueryInput); return ok && q.IndexName != nil },
-			frame:  "exec.(*segmentReader).read"},
+			frame:  "engine.(*segmentReader).read"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -121,14 +121,14 @@ func TestPanicInWorkers(t *testing.T) {
 			if panicked.Load() == 0 {
 				t.Fatalf("the fault never fired (err %v)", err)
 			}
-			var ee *exec.Error
-			if !errors.As(err, &ee) || ee.Code != exec.CodeInternal {
-				t.Fatalf("error %T %v, want code %q", err, err, exec.CodeInternal)
+			var ee *engine.Error
+			if !errors.As(err, &ee) || ee.Code != engine.CodeInternal {
+				t.Fatalf("error %T %v, want code %q", err, err, engine.CodeInternal)
 			}
 			if !strings.HasPrefix(ee.Msg, "internal error: injected fault in ") || !strings.Contains(ee.Msg, "(please report this statement)") {
 				t.Errorf("message %q", ee.Msg)
 			}
-			if stack := string(exec.PanicStack(err)); !strings.Contains(stack, tc.frame) {
+			if stack := string(engine.PanicStack(err)); !strings.Contains(stack, tc.frame) {
 				t.Errorf("the panic was not recovered on the worker (%s not on its stack):\n%s", tc.frame, stack)
 			}
 			if n := leftRunning.Load(); n > 0 {
@@ -194,8 +194,8 @@ func TestPanicInProgressLine(t *testing.T) {
 	if w.writes.Load() == 0 {
 		t.Fatal("the progress line was never drawn")
 	}
-	var ee *exec.Error
-	if !errors.As(err, &ee) || ee.Code != exec.CodeInternal || !strings.Contains(ee.Msg, "injected fault in the progress line") {
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Code != engine.CodeInternal || !strings.Contains(ee.Msg, "injected fault in the progress line") {
 		t.Fatalf("error %T %v, want an internal error", err, err)
 	}
 }
@@ -215,8 +215,8 @@ func TestPanicOnStatementGoroutine(t *testing.T) {
 	s := session.New(demo.db, io.Discard, io.Discard, session.DefaultConfig())
 	s.Mem = memtest.Allocator(t)
 	err := s.RunScript(context.Background(), "SELECT * FROM app WHERE PK = 'WS#acme' AND SK = 'META'")
-	var ee *exec.Error
-	if !errors.As(err, &ee) || ee.Code != exec.CodeInternal || !strings.Contains(ee.Msg, "internal error: injected fault in GetItem") {
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Code != engine.CodeInternal || !strings.Contains(ee.Msg, "internal error: injected fault in GetItem") {
 		t.Fatalf("error %T %v, want an internal error", err, err)
 	}
 }

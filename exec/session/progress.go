@@ -8,7 +8,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/plural"
 )
@@ -25,7 +25,7 @@ var progressDelay = time.Second
 // a panic included. It returns the internal error of a panic that ended
 // the line early (the statement then fails with it: a bug is reported,
 // never hidden), nil otherwise.
-func (s *Session) startProgress(stats *exec.Stats, p *planner.Plan) func() error {
+func (s *Session) startProgress(stats *engine.Stats, p *planner.Plan) func() error {
 	if s.Progress == nil {
 		return func() error { return nil }
 	}
@@ -35,7 +35,7 @@ func (s *Session) startProgress(stats *exec.Stats, p *planner.Plan) func() error
 	var failed error
 	go func() {
 		defer close(finished)
-		failed = exec.Safely(func() error {
+		failed = engine.Safely(func() error {
 			showProgress(s.Progress, stats, segments, done)
 			return nil
 		})
@@ -52,7 +52,7 @@ func (s *Session) startProgress(stats *exec.Stats, p *planner.Plan) func() error
 
 // showProgress draws the progress line on w after progressDelay, until done
 // is closed, then erases it.
-func showProgress(w io.Writer, stats *exec.Stats, segments int, done <-chan struct{}) {
+func showProgress(w io.Writer, stats *engine.Stats, segments int, done <-chan struct{}) {
 	select {
 	case <-done:
 		return

@@ -10,7 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner"
@@ -75,8 +75,8 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 		return err
 	}
 	s.printNotes(p.Notes)
-	stats := exec.NewStats()
-	op, err := exec.Build(s.env(stats), p.Root)
+	stats := engine.NewStats()
+	op, err := engine.Build(s.env(stats), p.Root)
 	if err != nil {
 		return err
 	}
@@ -114,9 +114,9 @@ func (s *Session) printNotes(notes []string) {
 
 // explainFailure adds what a failed statement had already read and
 // consumed, so nobody mistakes the rows printed before it for the result.
-func (s *Session) explainFailure(err error, stats *exec.Stats) error {
-	var ee *exec.Error
-	if err == nil || !errors.As(err, &ee) || ee.Code == exec.CodeBudget || noAnswer(err) {
+func (s *Session) explainFailure(err error, stats *engine.Stats) error {
+	var ee *engine.Error
+	if err == nil || !errors.As(err, &ee) || ee.Code == engine.CodeBudget || noAnswer(err) {
 		return err
 	}
 	snap := stats.Snapshot()
@@ -140,7 +140,7 @@ var ErrInterrupted = errors.New("interrupted")
 // stays unterminated, so no partial result can pass for a complete one.
 // An interruption is the exception: the user asked to stop and sees what
 // was read (a table of those rows), with an error that says it is partial.
-func (s *Session) stream(ctx context.Context, op exec.Operator, w format.Writer, h format.Header, stats *exec.Stats) error {
+func (s *Session) stream(ctx context.Context, op engine.Operator, w format.Writer, h format.Header, stats *engine.Stats) error {
 	defer op.Close()
 	if err := w.Begin(h); err != nil {
 		return err
@@ -174,7 +174,7 @@ func interrupted(ctx context.Context, err error, w format.Writer) error {
 		return ferr
 	}
 	// explainFailure adds how far the statement got.
-	return &exec.Error{Code: exec.CodeCancelled, Err: err, Msg: cause.Error()}
+	return &engine.Error{Code: engine.CodeCancelled, Err: err, Msg: cause.Error()}
 }
 
 func (s *Session) runExplain(ctx context.Context, e *parser.Explain) error {
@@ -212,10 +212,10 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 	if err != nil {
 		return err
 	}
-	stats := exec.NewStats()
+	stats := engine.NewStats()
 	env := s.env(stats)
-	env.Analysis = exec.NewAnalysis()
-	op, err := exec.Build(env, p.Root)
+	env.Analysis = engine.NewAnalysis()
+	op, err := engine.Build(env, p.Root)
 	if err != nil {
 		return err
 	}
@@ -244,7 +244,7 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 	return err
 }
 
-func drain(ctx context.Context, op exec.Operator, stats *exec.Stats) error {
+func drain(ctx context.Context, op engine.Operator, stats *engine.Stats) error {
 	defer op.Close()
 	for {
 		b, err := op.Next(ctx)
@@ -278,7 +278,7 @@ func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 
 // report prints the statistics line when asked, or hands the statistics
 // to the caller's sink (SetStatsSink) to render.
-func (s *Session) report(stats *exec.Stats, runErr error) {
+func (s *Session) report(stats *engine.Stats, runErr error) {
 	if s.Stats != StatsText && s.Stats != StatsJSON {
 		return
 	}

@@ -11,9 +11,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
+	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner"
@@ -72,13 +72,13 @@ type Session struct {
 	// (stdout goes to a file or a pipe): output then leaves the progress
 	// line alone.
 	outRedirected bool
-	// Raw, when set, decodes Query/Scan pages straight into Arrow (exec.Env.Raw).
+	// Raw, when set, decodes Query/Scan pages straight into Arrow (engine.Env.Raw).
 	Raw rawpage.Reader
 
 	// limiter paces every statement of the session at rateLimit: a
 	// statement's last response is paid by the next statement's first
 	// request, so a script of many statements holds the rate too.
-	limiter     *exec.RateLimiter
+	limiter     *engine.RateLimiter
 	limiterRate float64
 	// statsSink, when set, receives each statement's statistics instead of
 	// Err (SetStatsSink).
@@ -192,9 +192,9 @@ func (s *Session) run(ctx context.Context, st parser.Statement, start time.Time)
 	defer end()
 	defer func() {
 		if r := recover(); r != nil {
-			err = exec.PanicError(r)
+			err = engine.PanicError(r)
 		}
-		if stack := exec.PanicStack(err); stack != nil && debugPanics && s.errOut != nil {
+		if stack := engine.PanicStack(err); stack != nil && debugPanics && s.errOut != nil {
 			fmt.Fprintf(s.errOut, "%s\n", stack)
 		}
 	}()
@@ -246,7 +246,7 @@ func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, 
 			}
 			return nil, pe
 		}
-		return nil, exec.DynamoError("DescribeTable", err)
+		return nil, engine.DynamoError("DescribeTable", err)
 	}
 	return p, nil
 }
@@ -270,12 +270,12 @@ func (s *Session) confirmScan(ctx context.Context, scan planner.ScanEstimate) bo
 	return s.ConfirmScan(ctx, scan)
 }
 
-func (s *Session) env(stats *exec.Stats) *exec.Env {
-	env := &exec.Env{Client: s.Client, Mem: s.Mem, Stats: stats, Concurrency: s.Concurrency, Budget: s.MaxRCU}
+func (s *Session) env(stats *engine.Stats) *engine.Env {
+	env := &engine.Env{Client: s.Client, Mem: s.Mem, Stats: stats, Concurrency: s.Concurrency, Budget: s.MaxRCU}
 	env.Raw = s.Raw
 	if s.rateLimit > 0 {
 		if s.limiter == nil || s.limiterRate != s.rateLimit {
-			s.limiter, s.limiterRate = exec.NewRateLimiter(s.rateLimit), s.rateLimit
+			s.limiter, s.limiterRate = engine.NewRateLimiter(s.rateLimit), s.rateLimit
 		}
 		env.Limiter = s.limiter
 	}

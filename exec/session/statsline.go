@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ddbsql/ddbsql/exec"
+	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
@@ -25,7 +25,7 @@ const (
 // of its statistics line, for a caller that renders them itself (the REPL
 // shows them on request, and as "cancelled" when the user interrupted).
 type StatementStats struct {
-	exec.Snapshot
+	engine.Snapshot
 	Outcome Outcome
 	// ReadPrice is the on-demand price in USD per million read units the
 	// cost is computed with.
@@ -40,13 +40,13 @@ func (st StatementStats) JSON() string { return FormatStatsJSON(st.Snapshot, st.
 
 // FormatStatsText renders one line: rows, requests by operation, pages,
 // items read vs returned, consumed read capacity by table/index, time.
-func FormatStatsText(s exec.Snapshot, end Outcome, pricePerMillion float64) string {
+func FormatStatsText(s engine.Snapshot, end Outcome, pricePerMillion float64) string {
 	return "-- " + statsFigures(s, end, pricePerMillion)
 }
 
 // statsFigures is the statistics line without its "-- " lead (EXPLAIN
 // ANALYZE's "actual total:" line shows it).
-func statsFigures(s exec.Snapshot, end Outcome, pricePerMillion float64) string {
+func statsFigures(s engine.Snapshot, end Outcome, pricePerMillion float64) string {
 	var parts []string
 	rows := plural.Of(s.Rows, "row")
 	switch end {
@@ -109,7 +109,7 @@ func formatElapsed(d time.Duration) string {
 }
 
 // FormatStatsJSON renders the statistics as one JSON object on one line.
-func FormatStatsJSON(s exec.Snapshot, pricePerMillion float64) string {
+func FormatStatsJSON(s engine.Snapshot, pricePerMillion float64) string {
 	obj := map[string]any{
 		"rows":           s.Rows,
 		"requests":       s.TotalRequests(),

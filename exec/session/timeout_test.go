@@ -12,10 +12,10 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/ddbsql/ddbsql/exec"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
+	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/planner"
 )
@@ -97,7 +97,7 @@ func runBounded(t *testing.T, ctx context.Context, s *session.Session, sql strin
 }
 
 func errorCode(err error) string {
-	var ee *exec.Error
+	var ee *engine.Error
 	var pe *planner.Error
 	switch {
 	case errors.As(err, &ee):
@@ -141,7 +141,7 @@ func TestTimeoutCoversEveryPhase(t *testing.T) {
 			s := session.New(stuckClient{Client: db, pass: tc.pass}, &out, &errOut, session.DefaultConfig())
 			s.Timeout = 300 * time.Millisecond
 			err := runBounded(t, context.Background(), s, tc.sql)
-			if errorCode(err) != exec.CodeTimeout || !strings.HasPrefix(err.Error(), "statement did not finish within --timeout 300ms") {
+			if errorCode(err) != engine.CodeTimeout || !strings.HasPrefix(err.Error(), "statement did not finish within --timeout 300ms") {
 				t.Fatalf("err = %v (code %s), want the --timeout error", err, errorCode(err))
 			}
 			// Once a read was sent, the error says what the statement
@@ -162,7 +162,7 @@ func TestCancelIsNotTimeout(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	err := runBounded(t, ctx, s, "SELECT * FROM app WHERE PK = 'WS#acme'")
-	if errorCode(err) != exec.CodeCancelled {
+	if errorCode(err) != engine.CodeCancelled {
 		t.Fatalf("err = %v (code %s), want cancelled", err, errorCode(err))
 	}
 }
@@ -211,7 +211,7 @@ func TestTimeoutAfterRefusedAttempts(t *testing.T) {
 	s.Timeout = 500 * time.Millisecond
 	err = runBounded(t, context.Background(), s, "SELECT * FROM app WHERE PK = 'WS#acme'")
 	want := "cannot reach " + endpoint + " (Query app): connection refused (retried until --timeout 500ms passed)"
-	if errorCode(err) != exec.CodeUnreachable || !strings.HasPrefix(err.Error(), want) {
+	if errorCode(err) != engine.CodeUnreachable || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("err = %v (code %s)\nwant %q", err, errorCode(err), want)
 	}
 }

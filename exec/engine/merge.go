@@ -1,0 +1,80 @@
+package engine
+
+import (
+	"context"
+	"io"
+
+	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/value"
+)
+
+// merger merges several Query streams, each already in sort-key order, into
+// one stream in that order. It fetches a stream's next page only when that
+// stream's buffered items run out.
+type merger struct {
+	env    *Env
+	pagers []*pager
+	queues [][]value.Value
+	order  *planner.MergeOrder
+}
+
+func newMerger(env *Env, pagers []*pager, heads []page, order *planner.MergeOrder) *merger {
+	m := &merger{env: env, pagers: pagers, order: order, queues: make([][]value.Value, len(pagers))}
+	for i, h := range heads {
+		m.queues[i] = h.items
+	}
+	return m
+}
+
+// fill makes sure queue i has an item unless its stream has ended.
+func (m *merger) fill(ctx context.Context, i int) error {
+	for len(m.queues[i]) == 0 {
+		pg, err := m.pagers[i].next(ctx)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		m.queues[i] = pg.items
+	}
+	return nil
+}
+
+// next returns up to a batch of merged items, or io.EOF.
+func (m *merger) next(ctx context.Context) ([]value.Value, error) {
+	var out []value.Value
+	limit := m.env.batchRows()
+	for len(out) < limit {
+		best := -1
+		for i := range m.queues {
+			if err := m.fill(ctx, i); err != nil {
+				return nil, err
+			}
+			if len(m.queues[i]) == 0 {
+				continue
+			}
+			if best < 0 || m.before(m.queues[i][0], m.queues[best][0]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		out = append(out, m.queues[best][0])
+		m.queues[best] = m.queues[best][1:]
+	}
+	if len(out) == 0 {
+		return nil, io.EOF
+	}
+	return out, nil
+}
+
+func (m *merger) before(a, b value.Value) bool {
+	va, vb := a.Attr(m.order.Attr), b.Attr(m.order.Attr)
+	c := value.Order(va, vb)
+	if m.order.Desc {
+		return c > 0
+	}
+	return c < 0
+}

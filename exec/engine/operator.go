@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
+)
+
+// Operator produces record batches. Next returns io.EOF after the last batch.
+type Operator interface {
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+	Close() error
+}
+
+// Env is what operators share while running one statement.
+type Env struct {
+	Client dynamo.Client
+	Mem    memory.Allocator
+	Stats  *Stats
+	// Concurrency bounds the DynamoDB requests in flight at once (IN
+	// fan-out, BatchGetItem chunks); at least 1.
+	Concurrency int
+	// BatchRows caps the rows of batches built on the client.
+	BatchRows int
+	// Budget, when positive, is the most read capacity the statement may
+	// consume (--max-rcu).
+	Budget float64
+	// Limiter paces the statement's reads (--rate-limit); nil: no limit.
+	Limiter *RateLimiter
+	// Analysis, when set, collects per-node figures (EXPLAIN ANALYZE).
+	Analysis *Analysis
+	// Raw, when set, decodes Query/Scan pages straight into Arrow batches.
+	Raw rawpage.Reader
+}
+
+func (e *Env) concurrency() int {
+	if e.Concurrency < 1 {
+		return 8
+	}
+	return e.Concurrency
+}
+
+func (e *Env) batchRows() int {
+	if e.BatchRows < 1 {
+		return 4096
+	}
+	return e.BatchRows
+}

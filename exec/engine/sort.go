@@ -1,0 +1,398 @@
+package engine
+
+import (
+	"container/heap"
+	"context"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/ddbsql/ddbsql/exec/columnar"
+	"github.com/ddbsql/ddbsql/exec/eval"
+	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
+)
+
+// sortedRow is one row to order, with its sort keys. While in is set it is
+// row `row` of that input and its keys are read in place from it: in a
+// full sort for good (the input is retained), in a top-N only until the
+// batch is done, when the rows still in the heap take owned copies of
+// their values and keys and in is cleared (see sortOp).
+type sortedRow struct {
+	in       *sortInput
+	row      int
+	vals     []value.Value // top-N, once owned: the row's values,
+	valNames []string      // named by these
+	keys     []value.Value
+	seq      int64 // arrival order: ties keep it, so sorting is stable
+	evicted  bool  // top-N: pushed out of the heap
+}
+
+func (r *sortedRow) names() []string {
+	if r.in != nil {
+		return r.in.names
+	}
+	return r.valNames
+}
+
+// sortInput is an input batch whose rows are read in place. A full sort
+// retains it (rec): the values and keys of its rows point into its
+// buffers, so it is released only once its last row has been emitted (or
+// the sort is closed). A top-N reads the batch being offered (no rec).
+type sortInput struct {
+	rec    arrow.RecordBatch
+	names  []string
+	cols   []columnar.Column
+	unsent int // rows not emitted yet
+}
+
+func (in *sortInput) release() {
+	if in.rec != nil {
+		in.rec.Release()
+		in.rec, in.cols = nil, nil
+	}
+}
+
+// sortOp orders rows on the client. A full sort keeps every input batch
+// (every row is needed until the end anyway, and rows read in place cost
+// no copies); with topN > 0 it keeps only the best topN rows in a heap and
+// copies, when a batch is done, the rows of it that are still there, so
+// that each batch can go at once and a row that enters and leaves the heap
+// within its batch is never copied.
+type sortOp struct {
+	env    *Env
+	keys   []planner.SortKey
+	topN   int64
+	input  Operator
+	rows   []*sortedRow
+	inputs []*sortInput // retained by a full sort, in arrival order
+	sorted bool
+	pos    int
+	seq    int64
+	row    batchRow
+	names  []string // the last input's column names, shared while unchanged
+	cand   sortedRow
+	fresh  []*sortedRow // top-N: rows that entered the heap from this batch
+	spare  *sortedRow   // top-N: an evicted row to reuse
+}
+
+func (op *sortOp) less(a, b *sortedRow) bool {
+	for i, k := range op.keys {
+		c := value.Order(a.keys[i], b.keys[i])
+		if c == 0 {
+			continue
+		}
+		if k.Desc {
+			return c > 0
+		}
+		return c < 0
+	}
+	return a.seq < b.seq
+}
+
+func (op *sortOp) consume(ctx context.Context) error {
+	h := &rowHeap{op: op}
+	for {
+		in, err := op.input.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if err := op.add(in, h); err != nil {
+			return err
+		}
+	}
+	if op.topN > 0 {
+		op.rows = h.rows
+	}
+	sort.Slice(op.rows, func(i, j int) bool { return op.less(op.rows[i], op.rows[j]) })
+	op.sorted = true
+	return nil
+}
+
+// add takes in's rows and takes over in: a full sort retains it, a top-N
+// releases it.
+func (op *sortOp) add(in arrow.RecordBatch, h *rowHeap) error {
+	op.row.reset(in)
+	if !sameNames(op.names, op.row.names) {
+		op.names = append([]string(nil), op.row.names...)
+	}
+	if op.topN > 0 {
+		err := op.addTop(in, h)
+		op.ownTop() // before the batch goes
+		in.Release()
+		return err
+	}
+	n := int(in.NumRows())
+	if n == 0 {
+		in.Release()
+		return nil
+	}
+	src := &sortInput{rec: in, names: op.names, cols: append([]columnar.Column(nil), op.row.cols...), unsent: n}
+	op.inputs = append(op.inputs, src)
+	// One allocation for the batch's rows and one for their keys.
+	rows := make([]sortedRow, n)
+	nk := len(op.keys)
+	keys := make([]value.Value, n*nk)
+	for i := range rows {
+		op.row.i = i
+		r := &rows[i]
+		r.in, r.row, r.keys, r.seq = src, i, keys[i*nk:(i+1)*nk:(i+1)*nk], op.seq
+		op.seq++
+		if err := op.evalKeys(r.keys); err != nil {
+			return err
+		}
+		op.rows = append(op.rows, r)
+	}
+	return nil
+}
+
+// addTop offers in's rows to the top-N heap, with keys and values read in
+// place; ownTop copies the entries that remain.
+func (op *sortOp) addTop(in arrow.RecordBatch, h *rowHeap) error {
+	first, firstOK := op.firstKeyColumn()
+	cur := &sortInput{names: op.names, cols: op.row.cols}
+	cand := &op.cand
+	if cand.keys == nil {
+		cand.keys = make([]value.Value, len(op.keys))
+	}
+	for i := 0; i < int(in.NumRows()); i++ {
+		op.row.i = i
+		seq := op.seq
+		op.seq++
+		full := int64(len(h.rows)) >= op.topN
+		// Top-N over many rows: most rows lose to the worst kept row on the
+		// first key alone; decide that without building the row.
+		if full && firstOK && op.losesOnFirstKey(first, i, h.rows[0]) {
+			continue
+		}
+		cand.seq = seq
+		if err := op.evalKeys(cand.keys); err != nil {
+			return err
+		}
+		if full && !op.less(cand, h.rows[0]) {
+			continue
+		}
+		// Max-heap of the best topN: the root is the worst kept row.
+		r := op.spare
+		if r == nil {
+			r = &sortedRow{keys: make([]value.Value, len(op.keys))}
+		}
+		op.spare = nil
+		r.in, r.row, r.seq, r.evicted = cur, i, seq, false
+		copy(r.keys, cand.keys)
+		op.fresh = append(op.fresh, r)
+		if !full {
+			heap.Push(h, r)
+			continue
+		}
+		old := h.rows[0]
+		old.evicted = true
+		op.spare = old
+		h.rows[0] = r
+		heap.Fix(h, 0)
+	}
+	return nil
+}
+
+// ownTop gives the rows that entered the heap from the current batch, and
+// are still in it, owned copies of their values and keys.
+func (op *sortOp) ownTop() {
+	for _, r := range op.fresh {
+		if r.evicted || r.in == nil {
+			continue // gone, or already owned (it entered twice)
+		}
+		cols := r.in.cols
+		if cap(r.vals) >= len(cols) {
+			r.vals = r.vals[:len(cols)]
+		} else {
+			r.vals = make([]value.Value, len(cols))
+		}
+		for c, col := range cols {
+			r.vals[c] = col.OwnedValue(r.row)
+		}
+		for k, v := range r.keys {
+			r.keys[k] = v.Clone()
+		}
+		r.valNames, r.in = r.in.names, nil
+	}
+	clear(op.fresh)
+	op.fresh = op.fresh[:0]
+}
+
+// evalKeys evaluates the sort keys of the current row into keys.
+func (op *sortOp) evalKeys(keys []value.Value) error {
+	for k, key := range op.keys {
+		v, err := eval.Eval(key.Expr, &op.row)
+		if err != nil {
+			return evalError(err)
+		}
+		if v.IsNull() {
+			// All SQL NULLs are peers (as in GROUP BY and DISTINCT):
+			// a DynamoDB NULL must not sort after a missing attribute,
+			// or the next sort key would not decide between them.
+			v = value.MissingValue()
+		}
+		keys[k] = v
+	}
+	return nil
+}
+
+// cloneValues returns owned copies of vals.
+func cloneValues(vals []value.Value) []value.Value {
+	out := make([]value.Value, len(vals))
+	for i, v := range vals {
+		out[i] = v.Clone()
+	}
+	return out
+}
+
+func (op *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if !op.sorted {
+		if err := op.consume(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if op.pos >= len(op.rows) {
+		op.releaseInputs()
+		return nil, io.EOF
+	}
+	// Emit consecutive rows that share a column layout as one batch.
+	names := op.rows[op.pos].names()
+	b := columnar.NewRowBuilder(op.env.Mem, names)
+	limit := op.env.batchRows()
+	var vals []value.Value
+	var spent []*sortInput // inputs whose last row is in this batch
+	for op.pos < len(op.rows) && b.Len() < limit && sameNames(op.rows[op.pos].names(), names) {
+		r := op.rows[op.pos]
+		op.rows[op.pos] = nil
+		op.pos++
+		if r.in == nil {
+			b.Append(r.vals)
+			continue
+		}
+		if vals == nil {
+			vals = make([]value.Value, len(names))
+		}
+		for c, col := range r.in.cols {
+			vals[c] = col.Value(r.row)
+		}
+		b.Append(vals)
+		if r.in.unsent--; r.in.unsent == 0 {
+			spent = append(spent, r.in)
+		}
+	}
+	// The builder holds values read in place until Build copies them.
+	out := b.Build()
+	for _, in := range spent {
+		in.release()
+	}
+	return out, nil
+}
+
+// releaseInputs releases every batch the sort still retains.
+func (op *sortOp) releaseInputs() {
+	for _, in := range op.inputs {
+		in.release()
+	}
+	op.inputs = nil
+}
+
+func (op *sortOp) Close() error {
+	op.rows = nil
+	op.releaseInputs()
+	return op.input.Close()
+}
+
+func sameNames(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) > 0 && &a[0] == &b[0] {
+		return true
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// rowHeap is a max-heap by sort order (worst row on top).
+type rowHeap struct {
+	op   *sortOp
+	rows []*sortedRow
+}
+
+func (h *rowHeap) Len() int           { return len(h.rows) }
+func (h *rowHeap) Less(i, j int) bool { return h.op.less(h.rows[j], h.rows[i]) }
+func (h *rowHeap) Swap(i, j int)      { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
+func (h *rowHeap) Push(x any)         { h.rows = append(h.rows, x.(*sortedRow)) }
+func (h *rowHeap) Pop() any {
+	last := h.rows[len(h.rows)-1]
+	h.rows = h.rows[:len(h.rows)-1]
+	return last
+}
+
+// firstKeyColumn finds the column the first sort key reads directly (a
+// plain attribute or an input position), for the top-N shortcut.
+func (op *sortOp) firstKeyColumn() (columnar.Column, bool) {
+	if len(op.keys) == 0 {
+		return columnar.Column{}, false
+	}
+	switch k := op.keys[0].Expr.(type) {
+	case expr.Ref:
+		if k.Index >= 0 && k.Index < len(op.row.cols) {
+			return op.row.cols[k.Index], true
+		}
+	case expr.Column:
+		if len(k.Path) == 1 && !k.Path[0].IsIndex {
+			c, ok := op.row.column(fastColumn{source: k.Source, name: k.Path[0].Name})
+			return c, ok
+		}
+	}
+	return columnar.Column{}, false
+}
+
+// losesOnFirstKey reports whether row i orders strictly after the worst
+// kept row on the first key (so it cannot enter the top N). It reads only
+// strings and integers in place; anything else says false (decide fully).
+func (op *sortOp) losesOnFirstKey(c columnar.Column, i int, worst *sortedRow) bool {
+	if c.IsMissing(i) {
+		return false
+	}
+	root := worst.keys[0]
+	var cmp int
+	switch c.Encoding() {
+	case columnar.EncInt64:
+		x := c.Array().(*array.Int64).Value(i)
+		r, ok := root.Int64()
+		if !ok {
+			return false
+		}
+		switch {
+		case x < r:
+			cmp = -1
+		case x > r:
+			cmp = 1
+		}
+	case columnar.EncString:
+		if root.Kind() != value.String {
+			return false
+		}
+		cmp = strings.Compare(c.Array().(*array.String).Value(i), root.Text())
+	default:
+		return false
+	}
+	if op.keys[0].Desc {
+		return cmp < 0
+	}
+	return cmp > 0
+}
