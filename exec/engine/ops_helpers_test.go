@@ -24,7 +24,7 @@ import (
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
-var otSeed = flag.Uint64("exec.seed", 0, "seed for the random operator tests (0: from the clock)")
+var otSeed = flag.Uint64("engine.seed", 0, "seed for the random operator tests (0: from the clock)")
 
 func otRand(t testing.TB) *rand.Rand {
 	t.Helper()
@@ -34,7 +34,7 @@ func otRand(t testing.TB) *rand.Rand {
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("random seed: -exec.seed=%d", seed)
+			t.Logf("random seed: -engine.seed=%d", seed)
 		}
 	})
 	return rand.New(rand.NewPCG(seed, 3))
