@@ -14,15 +14,15 @@ import (
 func TestNewTakesItsConfig(t *testing.T) {
 	var out, errOut bytes.Buffer
 	s := session.New(memClient(t), &out, &errOut, session.Config{})
-	if s.Format != "table" || s.Stats != session.StatsOff {
-		t.Fatalf("zero Config: format %q, stats %q; want table, off", s.Format, s.Stats)
+	if st := s.Settings(); st.Format != "table" || st.Stats != session.StatsOff || st.Mem == nil {
+		t.Fatalf("zero Config: format %q, stats %q, allocator %v; want table, off, the default", st.Format, st.Stats, st.Mem)
 	}
 	s = session.New(memClient(t), &out, &errOut, session.Config{Format: "csv", Stats: session.StatsText, MaxRCU: 7})
 	if err := s.RunScript(context.Background(), "SHOW TABLES"); err != nil {
 		t.Fatal(err)
 	}
-	if s.MaxRCU != 7 || !strings.HasPrefix(out.String(), "table_name\napp\n") {
-		t.Fatalf("csv session: MaxRCU %v, output %q", s.MaxRCU, out.String())
+	if s.Settings().MaxRCU != 7 || !strings.HasPrefix(out.String(), "table_name\napp\n") {
+		t.Fatalf("csv session: MaxRCU %v, output %q", s.Settings().MaxRCU, out.String())
 	}
 }
 
@@ -30,23 +30,23 @@ func TestNewTakesItsConfig(t *testing.T) {
 // methods: known values take, unknown ones are refused and change nothing.
 func TestSettersRefuseWhatTheSessionCannotDo(t *testing.T) {
 	s := session.New(memClient(t), &bytes.Buffer{}, &bytes.Buffer{}, session.DefaultConfig())
-	if err := s.SetFormat("JSON"); err != nil || s.Format != "json" {
-		t.Fatalf("SetFormat(JSON): %v, format %q", err, s.Format)
+	if err := s.SetFormat("JSON"); err != nil || s.Settings().Format != "json" {
+		t.Fatalf("SetFormat(JSON): %v, format %q", err, s.Settings().Format)
 	}
 	err := s.SetFormat("yaml")
-	if err == nil || !strings.Contains(err.Error(), `unknown output format "yaml"`) || s.Format != "json" {
-		t.Fatalf("SetFormat(yaml): %v, format %q", err, s.Format)
+	if err == nil || !strings.Contains(err.Error(), `unknown output format "yaml"`) || s.Settings().Format != "json" {
+		t.Fatalf("SetFormat(yaml): %v, format %q", err, s.Settings().Format)
 	}
-	if err := s.SetStats(session.StatsJSON); err != nil || s.Stats != session.StatsJSON {
-		t.Fatalf("SetStats(json): %v, stats %q", err, s.Stats)
+	if err := s.SetStats(session.StatsJSON); err != nil || s.Settings().Stats != session.StatsJSON {
+		t.Fatalf("SetStats(json): %v, stats %q", err, s.Settings().Stats)
 	}
-	if err := s.SetStats("loud"); err == nil || s.Stats != session.StatsJSON {
-		t.Fatalf("SetStats(loud): %v, stats %q", err, s.Stats)
+	if err := s.SetStats("loud"); err == nil || s.Settings().Stats != session.StatsJSON {
+		t.Fatalf("SetStats(loud): %v, stats %q", err, s.Settings().Stats)
 	}
-	opts := s.PlanOptions()
+	opts := s.Settings().Plan
 	opts.AllowScan = true
 	s.SetPlanOptions(opts)
-	if !s.PlanOptions().AllowScan {
+	if !s.Settings().Plan.AllowScan {
 		t.Fatal("SetPlanOptions did not take")
 	}
 }
