@@ -97,13 +97,17 @@ func (h *harness) check(ctx context.Context, r *ddbRunner, q *query) outcome {
 	if q.star {
 		kinds = starKinds()
 	}
-	r.s.Options.Segments, r.s.Concurrency, r.s.Options.Consistent = q.segments, q.concurrency, q.consistent
-	defer func() { r.s.Options.Segments, r.s.Concurrency, r.s.Options.Consistent = 0, 0, false }()
+	r.plan(func(o *planner.Options) { o.Segments, o.Consistent = q.segments, q.consistent })
+	r.s.SetConcurrency(q.concurrency)
+	defer func() {
+		r.plan(func(o *planner.Options) { o.Segments, o.Consistent = 0, false })
+		r.s.SetConcurrency(0)
+	}()
 	raw, err := r.run(ctx, o.ddbSQL, q.scan)
 	if q.consistent && hasCode(err, planner.CodeConsistentIndex) {
 		// --consistent cannot read a GSI: refused, rightly; read without.
 		o.refused = planner.CodeConsistentIndex
-		r.s.Options.Consistent = false
+		r.plan(func(o *planner.Options) { o.Consistent = false })
 		raw, err = r.run(ctx, o.ddbSQL, q.scan)
 	}
 	if (q.mix || q.hint != "") && !q.scan && hasCode(err, planner.CodeScanNotAllowed) {

@@ -37,8 +37,8 @@ func (s *Session) begin(ctx context.Context, start time.Time) (context.Context, 
 	st := &statement{watch: &dynamo.Watch{}}
 	ctx = dynamo.WithWatch(context.WithValue(ctx, statementKey{}, st), st.watch)
 	ctx, cancel := context.WithCancelCause(ctx)
-	if s.Timeout > 0 {
-		st.clock = startClock(s.Timeout-time.Since(start), func() { cancel(errStatementTimeout) })
+	if s.cfg.Timeout > 0 {
+		st.clock = startClock(s.cfg.Timeout-time.Since(start), func() { cancel(errStatementTimeout) })
 	}
 	return ctx, func() {
 		st.clock.stop()
@@ -123,17 +123,17 @@ func (s *Session) timedOut(ctx context.Context, err error) error {
 				var ee *engine.Error
 				if errors.As(engine.DynamoError(dynamo.Target(r.Op, r.Table), r.Failure), &ee) && ee.Code == engine.CodeUnreachable {
 					out := *ee
-					out.Msg = fmt.Sprintf("%s (retried until --timeout %s passed)", ee.Msg, s.Timeout)
+					out.Msg = fmt.Sprintf("%s (retried until --timeout %s passed)", ee.Msg, s.cfg.Timeout)
 					out.Err = &timeoutCause{noAnswer: true}
 					return &out
 				}
 			}
 			return &engine.Error{Code: engine.CodeTimeout, Err: &timeoutCause{noAnswer: true},
-				Msg: fmt.Sprintf("no answer from %s within %s (%s)", r.Endpoint, s.Timeout, dynamo.Target(r.Op, r.Table))}
+				Msg: fmt.Sprintf("no answer from %s within %s (%s)", r.Endpoint, s.cfg.Timeout, dynamo.Target(r.Op, r.Table))}
 		}
 	}
 	return &engine.Error{Code: engine.CodeTimeout, Err: &timeoutCause{},
-		Msg:  fmt.Sprintf("statement did not finish within --timeout %s", s.Timeout),
+		Msg:  fmt.Sprintf("statement did not finish within --timeout %s", s.cfg.Timeout),
 		Hint: "allow more time with --timeout, or narrow the statement (EXPLAIN shows its reads)"}
 }
 

@@ -247,7 +247,7 @@ func TestDescribeSettingsUnknown(t *testing.T) {
 		t.Errorf("json ttl %+v", d.TTL)
 	}
 
-	stuck := run(t, settingsFaults{Client: db, ttl: context.DeadlineExceeded}, func(s *session.Session) { s.Timeout = 200 * time.Millisecond }, "DESCRIBE dod")
+	stuck := run(t, settingsFaults{Client: db, ttl: context.DeadlineExceeded}, func(cfg *session.Config) { cfg.Timeout = 200 * time.Millisecond }, "DESCRIBE dod")
 	if errorCode(stuck.Error) != engine.CodeTimeout {
 		t.Errorf("a stuck DescribeTimeToLive: %v (code %s), want the timeout error", stuck.Error, errorCode(stuck.Error))
 	}

@@ -264,10 +264,10 @@ func faultStatements(app, orders, custs string) []faultStatement {
 	}
 }
 
-func (fs faultStatement) setup(s *session.Session) {
-	s.Options.AllowScan = true
-	s.Options.Segments = fs.segments
-	s.Concurrency = 4
+func (fs faultStatement) setup(cfg *session.Config) {
+	cfg.Plan.AllowScan = true
+	cfg.Plan.Segments = fs.segments
+	cfg.Concurrency = 4
 }
 
 func (fs faultStatement) rows(r result) []string {
@@ -346,7 +346,7 @@ func TestFaults(t *testing.T) {
 			sp := faultClient(t, srv.URL, attempts, timeout)
 			setup := fs.setup
 			if fs.fast {
-				setup = func(s *session.Session) { fs.setup(s); s.Raw = wire.New(sp.sdk) }
+				setup = func(cfg *session.Config) { fs.setup(cfg); cfg.Raw = wire.New(sp.sdk) }
 			}
 			r := run(t, sp, setup, fs.sql)
 			if checkOutcome(t, fs, want[fs.name], r) {
@@ -420,7 +420,7 @@ func TestFaults(t *testing.T) {
 		proxy, srv := newFaultProxy(t, endpoint, prefix, 4000, 1, faultStall)
 		proxy.healthy = 2 // two pages, then the third stalls
 		proxy.stall = 10 * time.Second
-		r := run(t, faultClient(t, srv.URL, 3, 0), func(s *session.Session) { fs.setup(s); s.Timeout = 1500 * time.Millisecond }, fs.sql)
+		r := run(t, faultClient(t, srv.URL, 3, 0), func(cfg *session.Config) { fs.setup(cfg); cfg.Timeout = 1500 * time.Millisecond }, fs.sql)
 		if !checkOutcome(t, fs, want[fs.name], r) {
 			t.Fatal("the statement succeeded through a stall longer than --timeout")
 		}

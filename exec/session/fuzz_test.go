@@ -84,19 +84,20 @@ func runFuzzStatement(t *testing.T, db *memdb.DB, sql string) {
 	out := &cappedWriter{limit: fuzzOutputCap}
 	var errOut cappedWriter
 	errOut.limit = fuzzOutputCap
-	s := session.New(db, out, &errOut, session.DefaultConfig())
-	s.Mem = mem
-	s.Timeout = fuzzTimeout
-	s.Options.AllowScan = true
-	s.Options.Segments = []int{0, 1, 3}[bits%3]
-	s.Options.Strict = bits>>2&7 == 0
-	s.Options.Consistent = bits>>5&7 == 0
-	s.Format = format.Names()[bits>>8%uint64(len(format.Names()))]
-	s.Stats = []session.StatsMode{session.StatsOff, session.StatsText, session.StatsJSON}[bits>>16%3]
-	s.Concurrency = 1 + int(bits>>20%4)
+	cfg := session.DefaultConfig()
+	cfg.Mem = mem
+	cfg.Timeout = fuzzTimeout
+	cfg.Plan.AllowScan = true
+	cfg.Plan.Segments = []int{0, 1, 3}[bits%3]
+	cfg.Plan.Strict = bits>>2&7 == 0
+	cfg.Plan.Consistent = bits>>5&7 == 0
+	cfg.Format = format.Names()[bits>>8%uint64(len(format.Names()))]
+	cfg.Stats = []session.StatsMode{session.StatsOff, session.StatsText, session.StatsJSON}[bits>>16%3]
+	cfg.Concurrency = 1 + int(bits>>20%4)
 	if bits>>24&15 == 0 {
-		s.MaxRCU = 2
+		cfg.MaxRCU = 2
 	}
+	s := session.New(db, out, &errOut, cfg)
 
 	done := make(chan error, 1)
 	go func() { done <- s.RunScript(context.Background(), sql) }()

@@ -113,10 +113,11 @@ func TestPanicInWorkers(t *testing.T) {
 			})
 			defer demo.set(nil)
 			var out, errOut bytes.Buffer
-			s := session.New(demo.db, &out, &errOut, session.DefaultConfig())
-			s.Mem = memtest.Allocator(t)
-			s.Options.AllowScan = true
-			s.Options.Segments = tc.segments
+			cfg := session.DefaultConfig()
+			cfg.Mem = memtest.Allocator(t)
+			cfg.Plan.AllowScan = true
+			cfg.Plan.Segments = tc.segments
+			s := session.New(demo.db, &out, &errOut, cfg)
 			err := s.RunScript(context.Background(), tc.sql)
 			if panicked.Load() == 0 {
 				t.Fatalf("the fault never fired (err %v)", err)
@@ -188,8 +189,8 @@ func TestPanicInProgressLine(t *testing.T) {
 	var out bytes.Buffer
 	cfg := session.DefaultConfig()
 	cfg.Progress, cfg.OutRedirected = w, true
+	cfg.Mem = memtest.Allocator(t)
 	s := session.New(demo.db, &out, io.Discard, cfg)
-	s.Mem = memtest.Allocator(t)
 	err := s.RunScript(context.Background(), "SELECT SK FROM app WHERE PK = 'WS#acme'")
 	if w.writes.Load() == 0 {
 		t.Fatal("the progress line was never drawn")
@@ -212,8 +213,9 @@ func TestPanicOnStatementGoroutine(t *testing.T) {
 		return nil
 	})
 	defer demo.set(nil)
-	s := session.New(demo.db, io.Discard, io.Discard, session.DefaultConfig())
-	s.Mem = memtest.Allocator(t)
+	cfg := session.DefaultConfig()
+	cfg.Mem = memtest.Allocator(t)
+	s := session.New(demo.db, io.Discard, io.Discard, cfg)
 	err := s.RunScript(context.Background(), "SELECT * FROM app WHERE PK = 'WS#acme' AND SK = 'META'")
 	var ee *engine.Error
 	if !errors.As(err, &ee) || ee.Code != engine.CodeInternal || !strings.Contains(ee.Msg, "internal error: injected fault in GetItem") {

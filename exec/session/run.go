@@ -24,13 +24,13 @@ func (s *Session) prepare(ctx context.Context, sel *parser.Select) (*planner.Pla
 	if err != nil {
 		return nil, err
 	}
-	if s.Options.Strict {
+	if s.cfg.Plan.Strict {
 		if err := planner.CheckStrict(p); err != nil {
 			return nil, err
 		}
 	}
-	if s.MaxRCU > 0 {
-		if err := checkBudget(planner.TotalEstimate(p), s.MaxRCU); err != nil {
+	if s.cfg.MaxRCU > 0 {
+		if err := checkBudget(planner.TotalEstimate(p), s.cfg.MaxRCU); err != nil {
 			return nil, err
 		}
 	}
@@ -82,7 +82,7 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	}
 	stopProgress := s.startProgress(stats, p)
 	defer stopProgress()
-	w, err := format.New(s.Format, s.progressOut(stopProgress), s.FormatOptions)
+	w, err := format.New(s.cfg.Format, s.progressOut(stopProgress), s.cfg.FormatOptions)
 	if err != nil {
 		op.Close()
 		return err
@@ -184,14 +184,14 @@ func (s *Session) runExplain(ctx context.Context, e *parser.Explain) error {
 	// EXPLAIN sends no reads, so it shows a Scan plan even where running
 	// the statement would need --allow-scan, and says so.
 	explainer := *s
-	explainer.ConfirmScan = nil
-	explainer.Options.AllowScan = true
+	explainer.cfg.ConfirmScan = nil
+	explainer.cfg.Plan.AllowScan = true
 	p, err := explainer.plan(ctx, e.Stmt)
 	if err != nil {
 		return err
 	}
 	var notes []string
-	if !s.Options.AllowScan && planner.NeedsScan(p) {
+	if !s.cfg.Plan.AllowScan && planner.NeedsScan(p) {
 		notes = append(notes, scanOnlyNote)
 	}
 	if s.jsonDocuments() {
@@ -233,12 +233,12 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 	}
 	if s.jsonDocuments() {
 		err = s.writeExplainJSON(p, planner.JSONOptions{Actual: env.Analysis.Figures,
-			ActualTotal: json.RawMessage(FormatStatsJSON(stats.Snapshot(), s.readPrice))})
+			ActualTotal: json.RawMessage(FormatStatsJSON(stats.Snapshot(), s.cfg.ReadPrice))})
 		s.report(stats, err)
 		return err
 	}
 	text := planner.ExplainWith(p, env.Analysis.Line)
-	text += "actual total: " + statsFigures(stats.Snapshot(), Completed, s.readPrice) + "\n"
+	text += "actual total: " + statsFigures(stats.Snapshot(), Completed, s.cfg.ReadPrice) + "\n"
 	_, err = io.WriteString(s.out, text)
 	s.report(stats, err)
 	return err
@@ -262,7 +262,7 @@ func drain(ctx context.Context, op engine.Operator, stats *engine.Stats) error {
 // writeRows sends a small, fully built result through the chosen format.
 func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 	defer rec.Release()
-	w, err := format.New(s.Format, s.out, s.FormatOptions)
+	w, err := format.New(s.cfg.Format, s.out, s.cfg.FormatOptions)
 	if err != nil {
 		return err
 	}
@@ -279,17 +279,17 @@ func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 // report prints the statistics line when asked, or hands the statistics
 // to the caller's sink (SetStatsSink) to render.
 func (s *Session) report(stats *engine.Stats, runErr error) {
-	if s.Stats != StatsText && s.Stats != StatsJSON {
+	if s.cfg.Stats != StatsText && s.cfg.Stats != StatsJSON {
 		return
 	}
-	st := StatementStats{Snapshot: stats.Snapshot(), Outcome: Completed, ReadPrice: s.readPrice}
+	st := StatementStats{Snapshot: stats.Snapshot(), Outcome: Completed, ReadPrice: s.cfg.ReadPrice}
 	if runErr != nil {
 		st.Outcome = Failed
 	}
 	switch {
 	case s.statsSink != nil:
 		s.statsSink(st)
-	case s.Stats == StatsText:
+	case s.cfg.Stats == StatsText:
 		fmt.Fprintln(s.errOut, st.Text())
 	default:
 		fmt.Fprintln(s.errOut, st.JSON())

@@ -51,8 +51,8 @@ func assertUnknownCost(t *testing.T, r result, target, budget string) {
 
 func TestUnknownCostBudget(t *testing.T) {
 	db := freshDB(t)
-	withBudget := func(n float64) func(*session.Session) {
-		return func(s *session.Session) { s.Options.AllowScan = true; s.MaxRCU = n }
+	withBudget := func(n float64) func(*session.Config) {
+		return func(cfg *session.Config) { cfg.Plan.AllowScan = true; cfg.MaxRCU = n }
 	}
 	scans := func() int64 {
 		return db.Requests("Scan") + db.Requests("Query") + db.Requests("GetItem") + db.Requests("BatchGetItem")
@@ -82,7 +82,7 @@ func TestUnknownCostBudget(t *testing.T) {
 		// 5 items in at most one more page: the read is bounded, so it may
 		// start under any budget; the runtime check guards the budget.
 		for _, segments := range []int{1, 2} {
-			r := mustRun(t, db, func(s *session.Session) { withBudget(1)(s); s.Options.Segments = segments }, "SELECT * FROM app LIMIT 5")
+			r := mustRun(t, db, func(cfg *session.Config) { withBudget(1)(cfg); cfg.Plan.Segments = segments }, "SELECT * FROM app LIMIT 5")
 			if len(r.rows()) != 5 || r.Stats.RCU > 1 || r.Stats.ItemsRead > int64(5*segments) {
 				t.Fatalf("LIMIT 5, %d segments, under --max-rcu 1: %d rows, %d items read, %v RCU", segments, len(r.rows()), r.Stats.ItemsRead, r.Stats.RCU)
 			}
@@ -130,8 +130,8 @@ func TestUnknownCostBudget(t *testing.T) {
 		}
 		var asked []planner.ScanEstimate
 		var mu sync.Mutex
-		run(t, db, func(s *session.Session) {
-			s.ConfirmScan = func(_ context.Context, est planner.ScanEstimate) bool {
+		run(t, db, func(cfg *session.Config) {
+			cfg.ConfirmScan = func(_ context.Context, est planner.ScanEstimate) bool {
 				mu.Lock()
 				asked = append(asked, est)
 				mu.Unlock()
