@@ -132,7 +132,7 @@ const goldenParallelism = 4
 func TestPlans(t *testing.T) {
 	fixtureCat := newFakeCatalog(t)
 	var demoCat planner.Catalog
-	files, err := filepath.Glob("../testdata/plans/*.txt")
+	files, err := filepath.Glob("testdata/plans/*.txt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden files found: %v", err)
 	}

@@ -46,7 +46,7 @@ func TestNodeKinds(t *testing.T) {
 	}
 	for _, kind := range declared {
 		if !seen[kind] {
-			t.Errorf("node kind %s is in no golden plan: add a case to testdata/plans that shows its EXPLAIN", kind)
+			t.Errorf("node kind %s is in no golden plan: add a case to planner/testdata/plans that shows its EXPLAIN", kind)
 		}
 	}
 }
@@ -88,7 +88,7 @@ func declaredNodeKinds(t *testing.T) []string {
 func goldenPlans(t *testing.T) []*planner.Plan {
 	fixtureCat := newFakeCatalog(t)
 	var demoCat planner.Catalog
-	files, err := filepath.Glob("../testdata/plans/*.txt")
+	files, err := filepath.Glob("testdata/plans/*.txt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden files found: %v", err)
 	}
