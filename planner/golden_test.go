@@ -109,14 +109,26 @@ func (c staleCatalog) Table(ctx context.Context, name string) (*planner.TableDef
 // on any machine.
 const goldenParallelism = 4
 
-// TestPlans runs the golden files in testdata/plans: each case is SQL in,
-// EXPLAIN text (or the error's code and message) out. Regenerate with
-// go test ./planner -rewrite and review the diff. Each file declares the
-// tables its cases read with create-table (goldenschema_test.go describes
-// the form); a case with the argument demo reads the tables the file
-// declared with demo. The command "same" takes several statements
-// separated by ';' that must all plan exactly alike (the same tree and
-// requests, or the same error); its output is that one plan.
+// TestPlans runs the golden files in testdata/plans, one per area (access
+// paths, pushdown, joins, rejections, estimates, strict mode, disjunctions,
+// hints, quoting, output names, EXPLAIN JSON): each case is SQL in, EXPLAIN
+// text (or the error's code and message) out, with a comment directly above
+// saying what it proves (goldencases_test.go checks that). Regenerate with
+// go test ./planner -rewrite and review the diff.
+//
+// Each file declares the tables its cases read with create-table, one table
+// per directive, as DescribeTable reports it:
+//
+//	create-table
+//	app PK:S SK:S items=2556 bytes=1789200
+//	gsi GSI1 GSI1PK:S GSI1SK:S ALL items=639 bytes=255600
+//	lsi ByCreated PK:S createdAt:S KEYS_ONLY items=2556 bytes=127800
+//
+// (goldenschema_test.go defines the form); create-table demo declares a
+// table of the demo data, which the cases with the argument demo read. The
+// command "same" takes several statements separated by ';' that must all
+// plan exactly alike (the same tree and requests, or the same error); its
+// output is that one plan.
 //
 // Arguments of a case: allow-scan, consistent, segments=N (planner options);
 // strict applies the --strict check; fresh=(t1,t2) reports those tables as
