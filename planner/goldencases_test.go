@@ -1,7 +1,11 @@
 package planner_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -86,4 +90,70 @@ func TestGoldenCaseCount(t *testing.T) {
 		t.Errorf("the golden files hold %d cases, fewer than %d", n, minGoldenCases)
 	}
 	t.Logf("%d golden cases", n)
+}
+
+// notPlannerErrors are the error codes the planner declares but never
+// returns while planning: the caller's --max-rcu check reports budget, and
+// no catalog failure is wrapped as catalog.
+var notPlannerErrors = map[string]bool{"budget": true, "catalog": true}
+
+// TestGoldenErrorCodes fails when an error code the planner declares
+// (errors.go) is the outcome of no golden case: every kind of rejection is
+// pinned by at least one.
+func TestGoldenErrorCodes(t *testing.T) {
+	var all strings.Builder
+	for _, file := range goldenFiles(t) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(data)
+	}
+	text := all.String()
+	codes := declaredErrorCodes(t)
+	if len(codes) < 10 {
+		t.Fatalf("found only %d error codes in errors.go: %v", len(codes), codes)
+	}
+	for _, code := range codes {
+		if notPlannerErrors[code] {
+			continue
+		}
+		if !strings.Contains(text, "\nerror "+code+": ") {
+			t.Errorf("no golden case ends in the error code %s: add one to testdata/plans/rejections.txt", code)
+		}
+	}
+}
+
+// declaredErrorCodes lists the values of the Code constants in errors.go.
+func declaredErrorCodes(t *testing.T) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "errors.go", nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, name := range vs.Names {
+				if !strings.HasPrefix(name.Name, "Code") || i >= len(vs.Values) {
+					continue
+				}
+				lit, ok := vs.Values[i].(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					continue
+				}
+				code, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				codes = append(codes, code)
+			}
+		}
+	}
+	return codes
 }
