@@ -158,7 +158,7 @@ func statementSeeds(tb testing.TB) []string {
 	root := filepath.Join("..", "..")
 	var seeds []string
 	seeds = append(seeds, readmeStatements(tb, filepath.Join(root, "README.md"))...)
-	golden, err := filepath.Glob(filepath.Join(root, "testdata", "plans", "*.txt"))
+	golden, err := filepath.Glob(filepath.Join(root, "planner", "testdata", "plans", "*.txt"))
 	if err != nil || len(golden) == 0 {
 		tb.Fatalf("no golden plan files: %v", err)
 	}
