@@ -17,7 +17,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo/wire"
 	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
-	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/repl"
 )
@@ -218,18 +218,18 @@ func printError(w io.Writer, err error) {
 	msg, hint := err.Error(), ""
 	var pe *planner.Error
 	var ee *engine.Error
-	var se *parser.Error
+	var se *diag.Error
 	var he repl.Hinted
 	switch {
 	case errors.As(err, &pe):
 		msg, hint = pe.Msg, pe.Hint
 	case errors.As(err, &ee):
 		msg, hint = ee.Msg, ee.Hint
-	case errors.As(err, &se):
+	case errors.As(err, &se) && se.Phase == diag.Parse:
 		msg = se.Error()
 		if where != "" {
 			// The location names the line already.
-			msg = strings.Replace(msg, fmt.Sprintf(" at line %d, column %d:", se.Line, se.Column), fmt.Sprintf(" at column %d:", se.Column), 1)
+			msg = strings.Replace(msg, fmt.Sprintf(" at line %d, column %d:", se.Pos.Line, se.Pos.Column), fmt.Sprintf(" at column %d:", se.Pos.Column), 1)
 		}
 	case errors.As(err, &he):
 		msg, hint = he.Error(), he.Hint()
