@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ddbsql/ddbsql/exec/engine"
-	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/parser/diag"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
@@ -28,12 +28,12 @@ type result struct {
 // errorCode is the stable code of the failure (exec, planner or parser).
 func (r result) errorCode() string {
 	var ee *engine.Error
-	var pe *planner.Error
+	var pe *diag.Error
 	switch {
 	case errors.As(r.failure, &ee):
 		return ee.Code
-	case errors.As(r.failure, &pe):
-		return pe.Code
+	case errors.As(r.failure, &pe) && pe.Phase == diag.Plan:
+		return string(pe.Code)
 	case r.failure != nil:
 		return fmt.Sprintf("%T", r.failure)
 	}

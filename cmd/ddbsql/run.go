@@ -216,12 +216,12 @@ func printError(w io.Writer, err error) {
 		err = located.Err
 	}
 	msg, hint := err.Error(), ""
-	var pe *planner.Error
+	var pe *diag.Error
 	var ee *engine.Error
 	var se *diag.Error
 	var he repl.Hinted
 	switch {
-	case errors.As(err, &pe):
+	case errors.As(err, &pe) && pe.Phase == diag.Plan:
 		msg, hint = pe.Msg, pe.Hint
 	case errors.As(err, &ee):
 		msg, hint = ee.Msg, ee.Hint

@@ -21,6 +21,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -265,8 +266,8 @@ func sumRCU(reqs []spyRequest) float64 {
 
 func assertRefused(t *testing.T, r result, sp *spyClient) {
 	t.Helper()
-	var pe *planner.Error
-	if !errors.As(r.Error, &pe) || pe.Code != planner.CodeBudget {
+	var pe *diag.Error
+	if !errors.As(r.Error, &pe) || pe.Phase != diag.Plan || pe.Code != diag.CodeBudget {
 		t.Fatalf("err = %v, want a plan error with code %q", r.Error, engine.CodeBudget)
 	}
 	if n := len(sp.requests()); n != 0 {
@@ -430,9 +431,9 @@ func TestStrict(t *testing.T) {
 	for _, c := range fails {
 		sp := spy(db)
 		r := run(t, sp, strict, c.sql)
-		var pe *planner.Error
-		if !errors.As(r.Error, &pe) || pe.Code != planner.CodeStrict {
-			t.Errorf("%s: err = %v, want code %q", c.sql, r.Error, planner.CodeStrict)
+		var pe *diag.Error
+		if !errors.As(r.Error, &pe) || pe.Phase != diag.Plan || pe.Code != diag.CodeStrict {
+			t.Errorf("%s: err = %v, want code %q", c.sql, r.Error, diag.CodeStrict)
 			continue
 		}
 		if !strings.Contains(pe.Msg, c.part) {

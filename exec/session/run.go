@@ -13,6 +13,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/plural"
 )
@@ -48,14 +49,14 @@ func (s *Session) prepare(ctx context.Context, sel *parser.Select) (*planner.Pla
 func checkBudget(est planner.Estimate, budget float64) error {
 	if est.IsUnknown() {
 		if _, bounded := est.Bound(); !bounded {
-			return &planner.Error{Code: planner.CodeBudget,
+			return &diag.Error{Phase: diag.Plan, Code: diag.CodeBudget,
 				Msg: fmt.Sprintf("this statement's estimated cost is unknown (%s), so --max-rcu %s cannot be guaranteed; nothing was read",
 					est.UnknownReason(), planner.FormatRCU(budget)),
 				Hint: "add a LIMIT (a Scan with a LIMIT and no filter reads a bounded amount), see the reads with EXPLAIN, or run without --max-rcu"}
 		}
 	}
 	if est.RCU > budget {
-		return &planner.Error{Code: planner.CodeBudget,
+		return &diag.Error{Phase: diag.Plan, Code: diag.CodeBudget,
 			Msg:  fmt.Sprintf("this statement is estimated to consume %s RCU, more than the --max-rcu budget of %s; nothing was read", estimateText(est), planner.FormatRCU(budget)),
 			Hint: "EXPLAIN shows where the reads go; narrow the key condition or raise --max-rcu"}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -98,12 +99,12 @@ func runBounded(t *testing.T, ctx context.Context, s *session.Session, sql strin
 
 func errorCode(err error) string {
 	var ee *engine.Error
-	var pe *planner.Error
+	var pe *diag.Error
 	switch {
 	case errors.As(err, &ee):
 		return ee.Code
-	case errors.As(err, &pe):
-		return pe.Code
+	case errors.As(err, &pe) && pe.Phase == diag.Plan:
+		return string(pe.Code)
 	}
 	return fmt.Sprintf("%T", err)
 }

@@ -2,6 +2,7 @@ package diag
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -101,6 +102,13 @@ func (e *Error) title() string {
 		return "syntax error"
 	}
 	return "error"
+}
+
+// Hintf sets e's hint from a format and returns e, so that the place that
+// makes an error can add the advice: errorf(…).Hintf("qualify it, e.g. %s", x).
+func (e *Error) Hintf(format string, args ...any) *Error {
+	e.Hint = fmt.Sprintf(format, args...)
+	return e
 }
 
 // New returns an error of phase and code with message msg.
