@@ -216,23 +216,12 @@ func printError(w io.Writer, err error) {
 		err = located.Err
 	}
 	msg, hint := err.Error(), ""
-	var pe *diag.Error
-	var ee *engine.Error
-	var se *diag.Error
-	var he repl.Hinted
-	switch {
-	case errors.As(err, &pe) && pe.Phase == diag.Plan:
-		msg, hint = pe.Msg, pe.Hint
-	case errors.As(err, &ee):
-		msg, hint = ee.Msg, ee.Hint
-	case errors.As(err, &se) && se.Phase == diag.Parse:
-		msg = se.Error()
+	var de *diag.Error
+	if errors.As(err, &de) {
+		msg, hint = de.Text(), de.Hint
 		if where != "" {
-			// The location names the line already.
-			msg = strings.Replace(msg, fmt.Sprintf(" at line %d, column %d:", se.Pos.Line, se.Pos.Column), fmt.Sprintf(" at column %d:", se.Pos.Column), 1)
+			msg = de.TextAtColumn() // the location names the line already
 		}
-	case errors.As(err, &he):
-		msg, hint = he.Error(), he.Hint()
 	}
 	msg, hint = printable(where+msg), printable(hint)
 	lines := strings.Split(strings.TrimRight(msg, "\n"), "\n")

@@ -123,8 +123,8 @@ func internalFailure(err error) string {
 	if err == nil {
 		return ""
 	}
-	var ee *engine.Error
-	if errors.As(err, &ee) && ee.Code == engine.CodeInternal {
+	var ee *diag.Error
+	if errors.As(err, &ee) && ee.Code == diag.CodeInternal {
 		return "internal error"
 	}
 	var pe *diag.Error

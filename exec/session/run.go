@@ -116,8 +116,8 @@ func (s *Session) printNotes(notes []string) {
 // explainFailure adds what a failed statement had already read and
 // consumed, so nobody mistakes the rows printed before it for the result.
 func (s *Session) explainFailure(err error, stats *engine.Stats) error {
-	var ee *engine.Error
-	if err == nil || !errors.As(err, &ee) || ee.Code == engine.CodeBudget || noAnswer(err) {
+	var ee *diag.Error
+	if err == nil || !errors.As(err, &ee) || ee.Phase != diag.Execute || ee.Code == diag.CodeBudget || noAnswer(err) {
 		return err
 	}
 	snap := stats.Snapshot()
@@ -175,7 +175,7 @@ func interrupted(ctx context.Context, err error, w format.Writer) error {
 		return ferr
 	}
 	// explainFailure adds how far the statement got.
-	return &engine.Error{Code: engine.CodeCancelled, Err: err, Msg: cause.Error()}
+	return &diag.Error{Phase: diag.Execute, Code: diag.CodeCancelled, Cause: err, Msg: cause.Error()}
 }
 
 func (s *Session) runExplain(ctx context.Context, e *parser.Explain) error {

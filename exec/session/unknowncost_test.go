@@ -11,7 +11,6 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
-	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
@@ -110,8 +109,8 @@ func TestUnknownCostBudget(t *testing.T) {
 			t.Fatalf("3 keys are at least 1.5 RCU, over a budget of 1: %v", r.Error)
 		}
 		r = run(t, db, withBudget(100), "SELECT * FROM app WHERE PK = 'WS#big'")
-		var ee *engine.Error
-		if !errors.As(r.Error, &ee) || ee.Code != engine.CodeBudget || r.Stats.RCU <= 100 {
+		var ee *diag.Error
+		if !errors.As(r.Error, &ee) || ee.Code != diag.CodeBudget || r.Stats.RCU <= 100 {
 			t.Fatalf("a Query of unknown size must stop once it crosses the budget: %v (%+v)", r.Error, r.Stats)
 		}
 	})

@@ -19,6 +19,13 @@ const (
 	CodeEmpty Code = "empty"
 )
 
+// Codes of the command phase (REPL and script meta-commands).
+const (
+	// CodeUnknownCommand: a line is neither a ddbsql meta-command nor a
+	// statement (another tool's command, such as sqlite3's .tables).
+	CodeUnknownCommand Code = "unknown_command"
+)
+
 // Codes of the plan phase.
 const (
 	// CodeUnknownTable: the statement names a table the catalog lacks.
