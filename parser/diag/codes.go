@@ -19,6 +19,13 @@ const (
 	CodeEmpty Code = "empty"
 )
 
+// Codes of the config phase (flags, settings file).
+const (
+	// CodeBadFlag: a flag's value (on the command line or in the settings
+	// file) is malformed.
+	CodeBadFlag Code = "bad_flag"
+)
+
 // Codes of the command phase (REPL and script meta-commands).
 const (
 	// CodeUnknownCommand: a line is neither a ddbsql meta-command nor a
@@ -138,7 +145,8 @@ const (
 	// CodeNoKeySchema: the source has no key schema and --key was not
 	// given.
 	CodeNoKeySchema Code = "no_key_schema"
-	// CodeBadKeyFlag: --key is malformed.
+	// CodeBadKeyFlag: --key is malformed (on the command line, or the
+	// Source.Keys given to the loader).
 	CodeBadKeyFlag Code = "bad_key_flag"
 	// CodeKeyMismatch: --key disagrees with the source's own key schema.
 	CodeKeyMismatch Code = "key_mismatch"
