@@ -87,3 +87,54 @@ func TestCodes(t *testing.T) {
 		t.Errorf("codes.go declares:\n%s\n\ntestdata/codes.txt lists:\n%s\n\na code's spelling is stable: add new codes to both, never rename one", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestCodesAreUsed: every code is produced somewhere outside this
+// package (a code nobody reports is a stale promise to callers). It reads
+// the module's non-test Go files for diag.Code… selectors.
+func TestCodesAreUsed(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("the module root is not two folders up: %v", err)
+	}
+	here, _ := filepath.Abs(".")
+	used := map[string]bool{}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".")) || path == here {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "diag" && strings.HasPrefix(sel.Sel.Name, "Code") {
+					used[sel.Sel.Name] = true
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range declaredCodes(t) {
+		if !used[c.name] {
+			t.Errorf("%s (%q) is declared but no package reports it", c.name, c.value)
+		}
+	}
+}
