@@ -44,6 +44,10 @@ func (p Pos) inText() bool { return p.Source == "" && p.Line > 0 }
 //	                caret below it, then "hint: …"
 //	named source:   "orders.jsonl:3: msg", then the hint on its own line
 //	no position:    "msg", then the hint on its own line
+//
+// These are the texts each phase has always had (golden files and callers
+// that embed an error's text pin them); a printer that labels hints itself
+// uses Text and Hint instead.
 func (e *Error) Error() string {
 	text := e.Text()
 	switch {
