@@ -18,6 +18,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -210,9 +211,9 @@ func planText(cat planner.Catalog, sql string, opts planner.Options, strict bool
 		err = planner.CheckStrict(p)
 	}
 	if err != nil {
-		var pe *planner.Error
-		if errors.As(err, &pe) {
-			return "error " + pe.Code + ": " + pe.Error() + "\n"
+		var pe *diag.Error
+		if errors.As(err, &pe) && pe.Phase == diag.Plan {
+			return "error " + string(pe.Code) + ": " + pe.Error() + "\n"
 		}
 		return "error: " + err.Error() + "\n"
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/ddbexpr"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -46,8 +47,8 @@ func (s readSpec) hasExpression() bool {
 	return s.filter != nil || (s.projection != nil && !s.count)
 }
 
-func buildError(err error) *Error {
-	return errorf(CodeInvalid, "cannot build the DynamoDB expression: %v", err)
+func buildError(err error) *diag.Error {
+	return errorf(diag.CodeInvalid, "cannot build the DynamoDB expression: %v", err)
 }
 
 func (s readSpec) query(pk KeyAttr, pkValue value.Value, sk *KeyAttr, skCond *keyCond) (*dynamodb.QueryInput, error) {

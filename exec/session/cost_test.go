@@ -18,9 +18,9 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
-	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -210,9 +210,9 @@ func TestCapacityOnDynalite(t *testing.T) {
 			sp := spy(client)
 			r := run(t, sp, func(cfg *session.Config) { cfg.MaxRCU = 150; cfg.Format = format },
 				fmt.Sprintf("SELECT * FROM `%s` WHERE PK = 'WS#big'", app))
-			var ee *engine.Error
-			if !errors.As(r.Error, &ee) || ee.Code != engine.CodeBudget {
-				t.Fatalf("%s: err = %v, want an exec error with code %q", format, r.Error, engine.CodeBudget)
+			var ee *diag.Error
+			if !errors.As(r.Error, &ee) || ee.Code != diag.CodeBudget {
+				t.Fatalf("%s: err = %v, want an exec error with code %q", format, r.Error, diag.CodeBudget)
 			}
 			consumed := sumRCU(sp.requests())
 			if consumed <= 150 || len(sp.requests()) != 2 {
@@ -265,9 +265,9 @@ func sumRCU(reqs []spyRequest) float64 {
 
 func assertRefused(t *testing.T, r result, sp *spyClient) {
 	t.Helper()
-	var pe *planner.Error
-	if !errors.As(r.Error, &pe) || pe.Code != planner.CodeBudget {
-		t.Fatalf("err = %v, want a plan error with code %q", r.Error, engine.CodeBudget)
+	var pe *diag.Error
+	if !errors.As(r.Error, &pe) || pe.Phase != diag.Plan || pe.Code != diag.CodeBudget {
+		t.Fatalf("err = %v, want a plan error with code %q", r.Error, diag.CodeBudget)
 	}
 	if n := len(sp.requests()); n != 0 {
 		t.Fatalf("%d read requests were sent before the refusal", n)
@@ -320,9 +320,9 @@ func TestBudgetStopsParallelScan(t *testing.T) {
 	sp := spy(outgrownCatalog{memClient(t)})
 	r := run(t, sp, func(cfg *session.Config) { cfg.Plan.AllowScan = true; cfg.Plan.Segments = 4; cfg.MaxRCU = 150 },
 		"SELECT PK, SK FROM app WHERE seq > 0")
-	var ee *engine.Error
-	if !errors.As(r.Error, &ee) || ee.Code != engine.CodeBudget {
-		t.Fatalf("err = %v, want code %q", r.Error, engine.CodeBudget)
+	var ee *diag.Error
+	if !errors.As(r.Error, &ee) || ee.Code != diag.CodeBudget {
+		t.Fatalf("err = %v, want code %q", r.Error, diag.CodeBudget)
 	}
 	if got := sumRCU(sp.requests()); got <= 150 || !strings.Contains(r.Error.Error(), "150") || r.Stats == nil || r.Stats.RCU <= 150 {
 		t.Fatalf("consumed %v RCU (stats %+v); error %q", got, r.Stats, r.Error)
@@ -429,9 +429,9 @@ func TestStrict(t *testing.T) {
 	for _, c := range fails {
 		sp := spy(db)
 		r := run(t, sp, strict, c.sql)
-		var pe *planner.Error
-		if !errors.As(r.Error, &pe) || pe.Code != planner.CodeStrict {
-			t.Errorf("%s: err = %v, want code %q", c.sql, r.Error, planner.CodeStrict)
+		var pe *diag.Error
+		if !errors.As(r.Error, &pe) || pe.Phase != diag.Plan || pe.Code != diag.CodeStrict {
+			t.Errorf("%s: err = %v, want code %q", c.sql, r.Error, diag.CodeStrict)
 			continue
 		}
 		if !strings.Contains(pe.Msg, c.part) {
@@ -591,9 +591,9 @@ func TestBudgetStopsFetchesAndLookups(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			sp := spy(db)
 			r := run(t, sp, func(cfg *session.Config) { cfg.MaxRCU = c.budget }, c.sql)
-			var ee *engine.Error
-			if !errors.As(r.Error, &ee) || ee.Code != engine.CodeBudget {
-				t.Fatalf("err = %v, want an exec error with code %q", r.Error, engine.CodeBudget)
+			var ee *diag.Error
+			if !errors.As(r.Error, &ee) || ee.Code != diag.CodeBudget {
+				t.Fatalf("err = %v, want an exec error with code %q", r.Error, diag.CodeBudget)
 			}
 			reqs := sp.requests()
 			if len(reqs) < 2 || reqs[len(reqs)-1].Op != c.last {

@@ -18,7 +18,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/exec/dynamo/wire"
 	"github.com/ddbsql/ddbsql/exec/session"
-	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -329,21 +329,21 @@ func TestDisjunctionErrors(t *testing.T) {
 	cases := []struct {
 		sql   string
 		setup func(*session.Config)
-		code  string
+		code  diag.Code
 		parts []string
 	}{
-		{"SELECT SK FROM {d} WHERE PK = 'P1' OR s = 's1'", nil, planner.CodeScanNotAllowed,
+		{"SELECT SK FROM {d} WHERE PK = 'P1' OR s = 's1'", nil, diag.CodeScanNotAllowed,
 			[]string{"OR of 2 branches", "branch 2 (s = 's1') has no key condition", "to that branch"}},
-		{"SELECT SK FROM {d} WHERE PK = 'P1' OR G = 'G1'", func(cfg *session.Config) { cfg.Plan.Strict = true }, planner.CodeStrict,
+		{"SELECT SK FROM {d} WHERE PK = 'P1' OR G = 'G1'", func(cfg *session.Config) { cfg.Plan.Strict = true }, diag.CodeStrict,
 			[]string{"OR of 2 branches", "(PK = 'P1') OR (G = 'G1')"}},
-		{"SELECT SK FROM {d} WHERE PK = 'P1' OR G = 'G1'", func(cfg *session.Config) { cfg.Plan.Consistent = true }, planner.CodeConsistentIndex,
+		{"SELECT SK FROM {d} WHERE PK = 'P1' OR G = 'G1'", func(cfg *session.Config) { cfg.Plan.Consistent = true }, diag.CodeConsistentIndex,
 			[]string{"global secondary index ByG"}},
 	}
 	for _, c := range cases {
 		sp := spy(b.client)
 		r := run(t, sp, c.setup, b.sql(c.sql))
-		var pe *planner.Error
-		if !errors.As(r.Error, &pe) || pe.Code != c.code {
+		var pe *diag.Error
+		if !errors.As(r.Error, &pe) || pe.Phase != diag.Plan || pe.Code != c.code {
 			t.Errorf("%s: %v, want code %s", c.sql, r.Error, c.code)
 			continue
 		}

@@ -25,6 +25,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // FuzzStatements runs SQL text through the whole statement path — parse,
@@ -123,12 +124,12 @@ func internalFailure(err error) string {
 	if err == nil {
 		return ""
 	}
-	var ee *engine.Error
-	if errors.As(err, &ee) && ee.Code == engine.CodeInternal {
+	var ee *diag.Error
+	if errors.As(err, &ee) && ee.Code == diag.CodeInternal {
 		return "internal error"
 	}
-	var pe *parser.Error
-	if errors.As(err, &pe) && (strings.Contains(pe.Msg, "internal parser error") || strings.Contains(pe.Msg, "the SQL parser failed")) {
+	var pe *diag.Error
+	if errors.As(err, &pe) && pe.Phase == diag.Parse && (strings.Contains(pe.Msg, "internal parser error") || strings.Contains(pe.Msg, "the SQL parser failed")) {
 		return "the parser panicked"
 	}
 	if strings.Contains(err.Error(), "cannot decode value") {

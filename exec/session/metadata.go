@@ -13,6 +13,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/engine"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -37,7 +38,7 @@ func (s *Session) table(ctx context.Context, name string) (*planner.TableDef, er
 		return t, nil
 	}
 	if errors.Is(err, planner.ErrNotFound) {
-		return nil, &planner.Error{Code: planner.CodeUnknownTable, Msg: fmt.Sprintf("table %q does not exist", name), Hint: "SHOW TABLES lists the tables"}
+		return nil, &diag.Error{Phase: diag.Plan, Code: diag.CodeUnknownTable, Msg: fmt.Sprintf("table %q does not exist", name), Hint: "SHOW TABLES lists the tables"}
 	}
 	return nil, engine.DynamoError("DescribeTable", err)
 }
@@ -55,7 +56,7 @@ func (s *Session) describe(ctx context.Context, name string) error {
 	if err != nil {
 		var nf *types.ResourceNotFoundException
 		if errors.As(err, &nf) {
-			return &planner.Error{Code: planner.CodeUnknownTable, Msg: fmt.Sprintf("table %q does not exist", name), Hint: "SHOW TABLES lists the tables"}
+			return &diag.Error{Phase: diag.Plan, Code: diag.CodeUnknownTable, Msg: fmt.Sprintf("table %q does not exist", name), Hint: "SHOW TABLES lists the tables"}
 		}
 		return engine.DynamoError("DescribeTable", err)
 	}

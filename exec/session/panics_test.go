@@ -19,6 +19,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // faultyDemo is the demo data in the in-process backend, with a fault that
@@ -122,9 +123,9 @@ func TestPanicInWorkers(t *testing.T) {
 			if panicked.Load() == 0 {
 				t.Fatalf("the fault never fired (err %v)", err)
 			}
-			var ee *engine.Error
-			if !errors.As(err, &ee) || ee.Code != engine.CodeInternal {
-				t.Fatalf("error %T %v, want code %q", err, err, engine.CodeInternal)
+			var ee *diag.Error
+			if !errors.As(err, &ee) || ee.Code != diag.CodeInternal {
+				t.Fatalf("error %T %v, want code %q", err, err, diag.CodeInternal)
 			}
 			if !strings.HasPrefix(ee.Msg, "internal error: injected fault in ") || !strings.Contains(ee.Msg, "(please report this statement)") {
 				t.Errorf("message %q", ee.Msg)
@@ -195,8 +196,8 @@ func TestPanicInProgressLine(t *testing.T) {
 	if w.writes.Load() == 0 {
 		t.Fatal("the progress line was never drawn")
 	}
-	var ee *engine.Error
-	if !errors.As(err, &ee) || ee.Code != engine.CodeInternal || !strings.Contains(ee.Msg, "injected fault in the progress line") {
+	var ee *diag.Error
+	if !errors.As(err, &ee) || ee.Code != diag.CodeInternal || !strings.Contains(ee.Msg, "injected fault in the progress line") {
 		t.Fatalf("error %T %v, want an internal error", err, err)
 	}
 }
@@ -217,8 +218,8 @@ func TestPanicOnStatementGoroutine(t *testing.T) {
 	cfg.Mem = memtest.Allocator(t)
 	s := session.New(demo.db, io.Discard, io.Discard, cfg)
 	err := s.RunScript(context.Background(), "SELECT * FROM app WHERE PK = 'WS#acme' AND SK = 'META'")
-	var ee *engine.Error
-	if !errors.As(err, &ee) || ee.Code != engine.CodeInternal || !strings.Contains(ee.Msg, "internal error: injected fault in GetItem") {
+	var ee *diag.Error
+	if !errors.As(err, &ee) || ee.Code != diag.CodeInternal || !strings.Contains(ee.Msg, "internal error: injected fault in GetItem") {
 		t.Fatalf("error %T %v, want an internal error", err, err)
 	}
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
-	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // terminal is a fake terminal that stdout and stderr both write to: it
@@ -169,7 +169,7 @@ func TestProgressStopsOnFailure(t *testing.T) {
 	t.Run("a recovered panic", func(t *testing.T) {
 		s, term := progressSession(t, slowClient{Client: memClient(t), delay: 600 * time.Millisecond, panic: true}, "table", 0)
 		err := s.RunScript(context.Background(), "SELECT * FROM app WHERE PK = 'WS#acme' AND SK = 'META'")
-		if errorCode(err) != engine.CodeInternal {
+		if errorCode(err) != diag.CodeInternal {
 			t.Fatalf("err = %v, want the internal error a panic becomes", err)
 		}
 		checkStopped(t, term)
@@ -177,7 +177,7 @@ func TestProgressStopsOnFailure(t *testing.T) {
 	t.Run("a timeout", func(t *testing.T) {
 		s, term := progressSession(t, slowClient{Client: memClient(t), delay: time.Minute}, "table", 600*time.Millisecond)
 		err := s.RunScript(context.Background(), "SELECT * FROM app WHERE PK = 'WS#acme'")
-		if errorCode(err) != engine.CodeTimeout {
+		if errorCode(err) != diag.CodeTimeout {
 			t.Fatalf("err = %v, want a timeout", err)
 		}
 		checkStopped(t, term)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -46,8 +47,8 @@ func TestQuotedValueNotes(t *testing.T) {
 	errOut.Reset()
 	s.SetConfirmScan(func(context.Context, planner.ScanEstimate) bool { return false })
 	err := s.RunScript(context.Background(), `SELECT * FROM app WHERE PK = "WS#acme"`)
-	var pe *planner.Error
-	if !errors.As(err, &pe) || pe.Code != planner.CodeScanNotAllowed || !strings.Contains(pe.Hint, `"WS#acme" is a name here`) {
+	var pe *diag.Error
+	if !errors.As(err, &pe) || pe.Phase != diag.Plan || pe.Code != diag.CodeScanNotAllowed || !strings.Contains(pe.Hint, `"WS#acme" is a name here`) {
 		t.Fatalf("err %v", err)
 	}
 	if !strings.Contains(errOut.String(), note) || out.Len() != 0 {

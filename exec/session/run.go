@@ -13,6 +13,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/plural"
 )
@@ -48,14 +49,14 @@ func (s *Session) prepare(ctx context.Context, sel *parser.Select) (*planner.Pla
 func checkBudget(est planner.Estimate, budget float64) error {
 	if est.IsUnknown() {
 		if _, bounded := est.Bound(); !bounded {
-			return &planner.Error{Code: planner.CodeBudget,
+			return &diag.Error{Phase: diag.Plan, Code: diag.CodeBudget,
 				Msg: fmt.Sprintf("this statement's estimated cost is unknown (%s), so --max-rcu %s cannot be guaranteed; nothing was read",
 					est.UnknownReason(), planner.FormatRCU(budget)),
 				Hint: "add a LIMIT (a Scan with a LIMIT and no filter reads a bounded amount), see the reads with EXPLAIN, or run without --max-rcu"}
 		}
 	}
 	if est.RCU > budget {
-		return &planner.Error{Code: planner.CodeBudget,
+		return &diag.Error{Phase: diag.Plan, Code: diag.CodeBudget,
 			Msg:  fmt.Sprintf("this statement is estimated to consume %s RCU, more than the --max-rcu budget of %s; nothing was read", estimateText(est), planner.FormatRCU(budget)),
 			Hint: "EXPLAIN shows where the reads go; narrow the key condition or raise --max-rcu"}
 	}
@@ -115,8 +116,8 @@ func (s *Session) printNotes(notes []string) {
 // explainFailure adds what a failed statement had already read and
 // consumed, so nobody mistakes the rows printed before it for the result.
 func (s *Session) explainFailure(err error, stats *engine.Stats) error {
-	var ee *engine.Error
-	if err == nil || !errors.As(err, &ee) || ee.Code == engine.CodeBudget || noAnswer(err) {
+	var ee *diag.Error
+	if err == nil || !errors.As(err, &ee) || ee.Phase != diag.Execute || ee.Code == diag.CodeBudget || noAnswer(err) {
 		return err
 	}
 	snap := stats.Snapshot()
@@ -174,7 +175,7 @@ func interrupted(ctx context.Context, err error, w format.Writer) error {
 		return ferr
 	}
 	// explainFailure adds how far the statement got.
-	return &engine.Error{Code: engine.CodeCancelled, Err: err, Msg: cause.Error()}
+	return &diag.Error{Phase: diag.Execute, Code: diag.CodeCancelled, Cause: err, Msg: cause.Error()}
 }
 
 func (s *Session) runExplain(ctx context.Context, e *parser.Explain) error {

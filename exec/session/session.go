@@ -16,6 +16,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -218,13 +219,14 @@ func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, 
 	in := planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues, ItemTexts: sel.ItemTexts}
 	p, err := planner.PlanSelect(ctx, s.catalog, in, s.planOptions())
 	if err != nil {
-		var pe *planner.Error
-		if errors.As(err, &pe) {
-			if pe.Scan != nil && s.cfg.ConfirmScan != nil {
+		var pe *diag.Error
+		if errors.As(err, &pe) && pe.Phase == diag.Plan {
+			var need *planner.ScanNeeded
+			if errors.As(pe.Cause, &need) && s.cfg.ConfirmScan != nil {
 				// The notes may change the answer (PK = "x" compares with
 				// an attribute named x): show them with the question.
-				s.printNotes(pe.Notes)
-				if !s.confirmScan(ctx, *pe.Scan) {
+				s.printNotes(need.Notes)
+				if !s.confirmScan(ctx, need.Estimate) {
 					return nil, pe
 				}
 				opts := s.planOptions()

@@ -15,8 +15,8 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
-	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -96,16 +96,12 @@ func runBounded(t *testing.T, ctx context.Context, s *session.Session, sql strin
 	return nil
 }
 
-func errorCode(err error) string {
-	var ee *engine.Error
-	var pe *planner.Error
-	switch {
-	case errors.As(err, &ee):
-		return ee.Code
-	case errors.As(err, &pe):
-		return pe.Code
+func errorCode(err error) diag.Code {
+	var de *diag.Error
+	if errors.As(err, &de) {
+		return de.Code
 	}
-	return fmt.Sprintf("%T", err)
+	return diag.Code(fmt.Sprintf("%T", err))
 }
 
 // TestTimeoutCoversEveryPhase checks that --timeout bounds planning
@@ -140,7 +136,7 @@ func TestTimeoutCoversEveryPhase(t *testing.T) {
 			var out, errOut bytes.Buffer
 			s := session.New(stuckClient{Client: db, pass: tc.pass}, &out, &errOut, timeoutConfig(300*time.Millisecond))
 			err := runBounded(t, context.Background(), s, tc.sql)
-			if errorCode(err) != engine.CodeTimeout || !strings.HasPrefix(err.Error(), "statement did not finish within --timeout 300ms") {
+			if errorCode(err) != diag.CodeTimeout || !strings.HasPrefix(err.Error(), "statement did not finish within --timeout 300ms") {
 				t.Fatalf("err = %v (code %s), want the --timeout error", err, errorCode(err))
 			}
 			// Once a read was sent, the error says what the statement
@@ -160,7 +156,7 @@ func TestCancelIsNotTimeout(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	err := runBounded(t, ctx, s, "SELECT * FROM app WHERE PK = 'WS#acme'")
-	if errorCode(err) != engine.CodeCancelled {
+	if errorCode(err) != diag.CodeCancelled {
 		t.Fatalf("err = %v (code %s), want cancelled", err, errorCode(err))
 	}
 }
@@ -209,7 +205,7 @@ func TestTimeoutAfterRefusedAttempts(t *testing.T) {
 	s := session.New(client, &bytes.Buffer{}, &bytes.Buffer{}, timeoutConfig(500*time.Millisecond))
 	err = runBounded(t, context.Background(), s, "SELECT * FROM app WHERE PK = 'WS#acme'")
 	want := "cannot reach " + endpoint + " (Query app): connection refused (retried until --timeout 500ms passed)"
-	if errorCode(err) != engine.CodeUnreachable || !strings.HasPrefix(err.Error(), want) {
+	if errorCode(err) != diag.CodeUnreachable || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("err = %v (code %s)\nwant %q", err, errorCode(err), want)
 	}
 }

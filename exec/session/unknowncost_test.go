@@ -11,8 +11,8 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
-	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -40,8 +40,8 @@ func assertUnknownCost(t *testing.T, r result, target, budget string) {
 	t.Helper()
 	want := "this statement's estimated cost is unknown (DescribeTable reports 0 items for " + target +
 		"; counts lag by up to six hours), so --max-rcu " + budget + " cannot be guaranteed; nothing was read"
-	var pe *planner.Error
-	if !errors.As(r.Error, &pe) || pe.Msg != want {
+	var pe *diag.Error
+	if !errors.As(r.Error, &pe) || pe.Phase != diag.Plan || pe.Msg != want {
 		t.Fatalf("error %v\nwant message %q", r.Error, want)
 	}
 	if !strings.Contains(pe.Hint, "add a LIMIT") || !strings.Contains(pe.Hint, "EXPLAIN") || !strings.Contains(pe.Hint, "without --max-rcu") {
@@ -104,13 +104,13 @@ func TestUnknownCostBudget(t *testing.T) {
 			mustRun(t, db, withBudget(1), sql)
 		}
 		r := run(t, db, withBudget(1), "SELECT * FROM app WHERE PK = 'WS#acme' AND SK IN ('META', 'DOC#0001', 'DOC#0002')")
-		var pe *planner.Error
-		if !errors.As(r.Error, &pe) || pe.Code != planner.CodeBudget || !strings.Contains(pe.Msg, "at least 1.5 RCU") {
+		var pe *diag.Error
+		if !errors.As(r.Error, &pe) || pe.Phase != diag.Plan || pe.Code != diag.CodeBudget || !strings.Contains(pe.Msg, "at least 1.5 RCU") {
 			t.Fatalf("3 keys are at least 1.5 RCU, over a budget of 1: %v", r.Error)
 		}
 		r = run(t, db, withBudget(100), "SELECT * FROM app WHERE PK = 'WS#big'")
-		var ee *engine.Error
-		if !errors.As(r.Error, &ee) || ee.Code != engine.CodeBudget || r.Stats.RCU <= 100 {
+		var ee *diag.Error
+		if !errors.As(r.Error, &ee) || ee.Code != diag.CodeBudget || r.Stats.RCU <= 100 {
 			t.Fatalf("a Query of unknown size must stop once it crosses the budget: %v (%+v)", r.Error, r.Stats)
 		}
 	})
