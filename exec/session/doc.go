@@ -48,7 +48,7 @@
 // matching ErrInterrupted (a signal while a script runs): then the rows
 // read so far are written out and the error says it was interrupted. A panic while
 // a statement runs, on its goroutine, a worker's or the progress line's, is
-// the statement's internal error (exec.PanicError), never a crash; with
+// the statement's internal error (engine.PanicError), never a crash; with
 // DDBSQL_DEBUG set its stack is written to the statistics writer.
 //
 // --timeout is one deadline per statement, started before the statement is
