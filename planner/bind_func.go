@@ -51,14 +51,25 @@ func (b *binder) function(n *sqlparser.FuncExpr) (expr.Expr, error) {
 
 func (b *binder) aggregate(name string, n *sqlparser.FuncExpr) (expr.Expr, error) {
 	if !b.allowAggregates {
-		return nil, errorf(diag.CodeAggregate, "aggregate %s() is not allowed in %s", strings.ToUpper(name), b.clauseName()).
-			Hintf("filter groups with HAVING instead")
+		err := errorf(diag.CodeAggregate, "aggregate %s() is not allowed in %s", strings.ToUpper(name), b.clauseName())
+		switch b.clause {
+		case "WHERE", "ON":
+			// WHERE and ON filter rows; a condition on an aggregate
+			// filters groups.
+			err = err.Hintf("filter groups with HAVING instead")
+		case "GROUP BY":
+			err = err.Hintf("group by columns or expressions of them; aggregates are computed per group")
+		}
+		return nil, err
 	}
 	if len(n.Exprs) != 1 {
 		return nil, errorf(diag.CodeArguments, "%s() takes 1 argument, got %d", strings.ToUpper(name), len(n.Exprs))
 	}
 	if _, star := n.Exprs[0].(*sqlparser.StarExpr); star {
-		if name != "count" || n.Distinct {
+		if name == "count" && n.Distinct {
+			return nil, errorf(diag.CodeArguments, "COUNT(DISTINCT *) is not valid; write COUNT(*) for rows or COUNT(DISTINCT column) for distinct values")
+		}
+		if name != "count" {
 			return nil, errorf(diag.CodeArguments, "%s(*) is not valid; only COUNT(*) takes *", strings.ToUpper(name))
 		}
 		return expr.Aggregate{Func: name}, nil

@@ -101,7 +101,7 @@ func (sp *selectPlanner) resolveFrom(written map[string]parser.Path) error {
 	ast := sp.ast
 	paths := documentPaths(written)
 	if ast.Lock != "" {
-		return errorf(diag.CodeUnsupported, "locking reads (%s) are not supported: DynamoDB has no row locks", ast.Lock)
+		return errorf(diag.CodeUnsupported, "locking reads (%s) are not supported: DynamoDB has no row locks", strings.TrimSpace(ast.Lock))
 	}
 	if isDual(ast.From) {
 		// SELECT without FROM (MySQL reads it as FROM dual): one empty row.
