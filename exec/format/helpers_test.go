@@ -118,3 +118,14 @@ var (
 )
 
 func bin(s string) value.Value { return value.Bin([]byte(s)) }
+
+// textNames are the formats that write text (all but parquet and arrow).
+func textNames() []string {
+	var out []string
+	for _, n := range Names() {
+		if !IsBinary(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
