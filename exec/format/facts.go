@@ -131,9 +131,18 @@ func (f *columnFacts) observe(c columnar.Column, name string, rows int) error {
 			}
 		}
 	default:
+		enc, _ := arr.(*array.Binary)
 		for i := 0; i < rows; i++ {
 			if c.IsMissing(i) {
 				continue
+			}
+			// Only a number's digits matter: the kind of the others is
+			// read from the encoding without decoding the document.
+			if enc != nil {
+				if k, ok := value.EncodedKind(enc.Value(i)); ok && k != value.Number {
+					f.kinds |= kindBit(k)
+					continue
+				}
 			}
 			v, err := cellAt(c, name, i)
 			if err != nil {
