@@ -71,7 +71,7 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.region, "region", "", "AWS `region` (default: AWS config)")
 	fs.StringVar(&cfg.profile, "profile", "", "AWS shared config `profile`")
 	fs.StringVar(&cfg.format, "format", "table", "output format: `"+strings.Join(format.Names(), "|")+"`")
-	fs.StringVar(&cfg.output, "output", "", "write results to `FILE` (created or truncated) instead of stdout; a parquet or arrow file holds one result and appears only once complete")
+	fs.StringVar(&cfg.output, "output", "", "write results to `FILE` (created or truncated) instead of stdout; a parquet or arrow file holds one result, renamed into place once complete")
 	fs.StringVar(&cfg.output, "o", "", "write results to `FILE`")
 	fs.StringVar(&cfg.stats, "stats", "", "statement statistics on stderr: `off|text|json` (default: text in the REPL, off otherwise)")
 	fs.BoolVar(&cfg.allowScan, "allow-scan", false, "allow statements that read a whole table or index with Scan")
