@@ -436,3 +436,30 @@ func TestBinaryNumbersStayExact(t *testing.T) {
 		tbl.Release()
 	}
 }
+
+// TestBinaryEncodingsDisagree: one column stored as utf8 strings in one
+// batch and as utf8 number text in the next (the same Arrow type, told
+// apart by field metadata) is read back with each batch's own meaning: a
+// column of mixed types, JSON text.
+func TestBinaryEncodingsDisagree(t *testing.T) {
+	h := Header{Columns: []string{"x"}}
+	batches := []batch{
+		{names: []string{"x"}, rows: [][]value.Value{{str("1.5")}}},
+		{names: []string{"x"}, rows: [][]value.Value{{num(t, "1.5")}, {missing}}},
+	}
+	for _, f := range []string{"parquet", "arrow"} {
+		tbl := checkAgainstJSON(t, f, renderBinary(t, f, h, batches...), h, []string{"x"}, map[string]bool{"x": true}, batches...)
+		col := tbl.Column(0).Data()
+		var texts []string
+		for _, chunk := range col.Chunks() {
+			s := chunk.(*array.String)
+			for i := 0; i < s.Len(); i++ {
+				texts = append(texts, s.ValueStr(i))
+			}
+		}
+		if got := strings.Join(texts, " "); got != `"1.5" 1.5 (null)` {
+			t.Errorf("%s: cells %s", f, got)
+		}
+		tbl.Release()
+	}
+}
