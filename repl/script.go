@@ -57,6 +57,9 @@ func RunScripts(ctx context.Context, cfg ScriptConfig, scripts []Script) error {
 	for i, s := range scripts {
 		items, err := parseScript(s.Text)
 		if err != nil {
+			if cfg.Output != nil {
+				cfg.Output.Close()
+			}
 			return locate(err, s.Name, lineOfParseError(err))
 		}
 		parsed[i] = items
