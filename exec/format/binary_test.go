@@ -335,6 +335,13 @@ func TestBinaryDynamicUnion(t *testing.T) {
 			t.Errorf("%s: SK is %s", f, typ)
 		}
 		tbl.Release()
+		// The csv/tsv buffer bound does not apply: still no _extra.
+		small, err := render(t, f, Options{MaxBufferedRows: 1}, h, batches...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tbl = checkAgainstJSON(t, f, []byte(small), h, []string{"PK", "SK", "a", "b", "x"}, nil, batches...)
+		tbl.Release()
 	}
 }
 
