@@ -82,7 +82,7 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	}
 	stopProgress := s.startProgress(stats, p)
 	defer stopProgress()
-	w, err := format.New(s.Format, s.progressOut(stopProgress), s.formatOptions())
+	w, err := format.New(s.Format, s.progressOut(stopProgress), s.writerOptions())
 	if err != nil {
 		op.Close()
 		return err
@@ -267,8 +267,8 @@ func drain(ctx context.Context, op engine.Operator, stats *engine.Stats) error {
 	}
 }
 
-// formatOptions are the writers' options, with the session's allocator.
-func (s *Session) formatOptions() format.Options {
+// writerOptions are the writers' options, with the session's allocator.
+func (s *Session) writerOptions() format.Options {
 	opt := s.FormatOptions
 	opt.Mem = s.Mem
 	return opt
@@ -288,7 +288,7 @@ func (s *Session) textOnly(what string) error {
 // writeRows sends a small, fully built result through the chosen format.
 func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 	defer rec.Release()
-	w, err := format.New(s.Format, s.out, s.formatOptions())
+	w, err := format.New(s.Format, s.out, s.writerOptions())
 	if err != nil {
 		return err
 	}
