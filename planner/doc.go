@@ -54,7 +54,8 @@
 //   - Function calls are bound against the function catalogue
 //     (planner/funcs), which exec implements; the planner never asks the
 //     executor what a function is.
-//   - Errors are *Error with a stable Code.
+//   - Errors are *diag.Error of phase plan with a stable Code; the error
+//     of a refused Scan has a *ScanNeeded cause (what the Scan would read).
 //   - A double-quoted name is a name, never a string, even where a value
 //     usually goes (status = "open"); when it is no key attribute of the
 //     tables read, the planner says so in the error's hint if planning

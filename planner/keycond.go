@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/ddbexpr"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -134,16 +135,16 @@ func checkKeyTypes(t *TableDef, conds []keyCond) error {
 			continue
 		}
 		if kc.op == keyBeginsWith && want == value.Number {
-			return errorf(CodeKeyType, "%s is a number (N) key attribute of %s: begins_with and LIKE need a string or binary key", kc.attr, t.Name)
+			return errorf(diag.CodeKeyType, "%s is a number (N) key attribute of %s: begins_with and LIKE need a string or binary key", kc.attr, t.Name)
 		}
 		for _, v := range kc.values {
 			if kc.op == keyBeginsWith && want == value.Binary && v.Kind() == value.String {
-				return errorf(CodeKeyType, "%s is a binary (B) key attribute of %s: begins_with needs a binary prefix such as X'0102'", kc.attr, t.Name)
+				return errorf(diag.CodeKeyType, "%s is a binary (B) key attribute of %s: begins_with needs a binary prefix such as X'0102'", kc.attr, t.Name)
 			}
 			if v.Kind() != want {
-				return errorf(CodeKeyType, "%s is a key attribute of %s with type %s (%s), but it is compared with %s, a %s",
+				return errorf(diag.CodeKeyType, "%s is a key attribute of %s with type %s (%s), but it is compared with %s, a %s",
 					kc.attr, t.Name, want, typeWord(want), expr.LiteralSQL(v), typeWord(v.Kind())).
-					withHint("%s", keyTypeHint(kc.attr, want, v))
+					Hintf("%s", keyTypeHint(kc.attr, want, v))
 			}
 		}
 	}

@@ -12,7 +12,12 @@
 // failure, located as file:line.
 //
 // Phase: front end. Statements go to exec/session one at a time; nothing
-// here plans or reads data itself.
+// here plans or reads data itself. The REPL reaches the session only
+// through its methods: it reads the starting settings with Settings, copies
+// its own (\format, \x, \set, \stats) in with the setters before each
+// statement, wraps the client to remember attribute names (WrapClient),
+// asks the Scan question (SetConfirmScan), and renders the statistics
+// values the session hands to its sink (StatementStats.Text, JSON).
 //
 // Invariants:
 //   - \o FILE (and -o FILE, handed over as ScriptConfig.Output or

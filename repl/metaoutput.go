@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ddbsql/ddbsql/exec/format"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // outputFile is where \o (or -o) sends results: a file, or nothing
@@ -69,6 +70,7 @@ func binaryToTerminal(formatName string) error {
 	if !format.IsBinary(formatName) {
 		return nil
 	}
-	return &hintedError{msg: fmt.Sprintf("the %s format writes a binary file, which is not shown on the terminal", formatName),
-		hint: `send results to a file with \o FILE (or -o FILE on the command line), or choose a text format with \format table`}
+	return &diag.Error{Phase: diag.Command, Code: diag.CodeUnsupported,
+		Msg:  fmt.Sprintf("the %s format writes a binary file, which is not shown on the terminal", formatName),
+		Hint: `send results to a file with \o FILE (or -o FILE on the command line), or choose a text format with \format table`}
 }

@@ -145,7 +145,7 @@ func (r *scriptRunner) listings() io.Writer { return r.stdout }
 func (r *scriptRunner) interactive() bool   { return false }
 func (r *scriptRunner) stop()               { r.quit = true }
 func (r *scriptRunner) stopping() bool      { return r.quit }
-func (r *scriptRunner) refresh()            { r.sess.Catalog.Refresh() }
+func (r *scriptRunner) refresh()            { r.sess.Catalog().Refresh() }
 func (r *scriptRunner) runningFile() string { return last(r.files) }
 func (r *scriptRunner) edit() error         { return errNeedsTerminal("e") }
 

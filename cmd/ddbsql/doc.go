@@ -10,7 +10,10 @@
 // usage, 128+signal when SIGINT or SIGTERM stopped a script; every failure
 // is printed to stderr as "error: …" (with hint and source lines below;
 // "error: report.sql:12: …" for a failure in a named script), never as a
-// panic or stack trace; all scripts are parsed before any statement runs
+// panic or stack trace; printError finds the *diag.Error of every phase
+// with one errors.As and prints its Text and Hint as they are (in a
+// script, TextAtColumn: the script location names the line), never
+// editing message text; all scripts are parsed before any statement runs
 // (a file run by \i when it is reached).
 //
 // Output: results go to stdout, or to -o/--output FILE (created or

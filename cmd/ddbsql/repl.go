@@ -35,7 +35,7 @@ func runREPL(ctx context.Context, st streams, sess *session.Session, cfg *config
 	}
 	return repl.Run(ctx, repl.Config{
 		Session:     sess,
-		Label:       promptLabel(sess.Client, profile),
+		Label:       promptLabel(sess.Client(), profile),
 		In:          in,
 		Out:         out,
 		Err:         st.err,

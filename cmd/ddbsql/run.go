@@ -18,7 +18,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/exec/session"
-	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/repl"
 )
@@ -256,23 +256,12 @@ func printError(w io.Writer, err error) {
 		err = located.Err
 	}
 	msg, hint := err.Error(), ""
-	var pe *planner.Error
-	var ee *engine.Error
-	var se *parser.Error
-	var he repl.Hinted
-	switch {
-	case errors.As(err, &pe):
-		msg, hint = pe.Msg, pe.Hint
-	case errors.As(err, &ee):
-		msg, hint = ee.Msg, ee.Hint
-	case errors.As(err, &se):
-		msg = se.Error()
+	var de *diag.Error
+	if errors.As(err, &de) {
+		msg, hint = de.Text(), de.Hint
 		if where != "" {
-			// The location names the line already.
-			msg = strings.Replace(msg, fmt.Sprintf(" at line %d, column %d:", se.Line, se.Column), fmt.Sprintf(" at column %d:", se.Column), 1)
+			msg = de.TextAtColumn() // the location names the line already
 		}
-	case errors.As(err, &he):
-		msg, hint = he.Error(), he.Hint()
 	}
 	msg, hint = printable(where+msg), printable(hint)
 	lines := strings.Split(strings.TrimRight(msg, "\n"), "\n")

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -52,7 +53,7 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 		want = 2
 	}
 	if len(inputs) != want {
-		return nil, execErrorf(CodeInternal, "plan node %T has %d inputs", n, len(inputs))
+		return nil, execErrorf(diag.CodeInternal, "plan node %T has %d inputs", n, len(inputs))
 	}
 	ins, err := buildInputs(env, inputs, leaf)
 	if err != nil {
@@ -85,7 +86,7 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 	for _, op := range ins {
 		op.Close()
 	}
-	return nil, execErrorf(CodeInternal, "%s", fmt.Sprintf("no operator for plan node %T", n))
+	return nil, execErrorf(diag.CodeInternal, "%s", fmt.Sprintf("no operator for plan node %T", n))
 }
 
 // buildInputs builds the operators of a node's inputs, in order; when one

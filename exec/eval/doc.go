@@ -6,7 +6,7 @@
 // Phase: exec. Input: an expr.Expr the planner resolved and checked
 // (function names and arities against the function catalogue,
 // planner/funcs; aggregates only where allowed) and a Row. Output: a
-// value.Value, or an *Error with a stable Code.
+// value.Value, or a *diag.Error of phase evaluate with a stable Code.
 //
 // May import: planner/value, planner/expr and planner/funcs; nothing that
 // reads DynamoDB or plans.
@@ -95,5 +95,6 @@
 //	unknown function          "unknown_function" error; wrong arity "argument".
 //
 // Error codes: overflow, type, argument, unknown_function, internal,
-// set_index. An Error may carry a Hint saying what to write instead.
+// set_index (declared in parser/diag). An error may carry a Hint saying
+// what to write instead.
 package eval

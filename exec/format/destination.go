@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // Destination is where results go: standard output (NewDestination) or a
@@ -124,8 +126,12 @@ func replaceFile(path string, encode func(io.Writer) error) (err error) {
 	return os.Rename(tmp.Name(), path)
 }
 
+// fullError is the failure of a write the destination cannot take: a
+// diag.Error (for the message and its hint) whose cause is the
+// *DestinationFullError.
 func (d *Destination) fullError(format string) error {
-	return &DestinationFullError{Destination: d.name, Format: format, HoldsResult: d.full}
+	e := &DestinationFullError{Destination: d.name, Format: format, HoldsResult: d.full}
+	return &diag.Error{Phase: diag.Execute, Code: diag.CodeUnsupported, Msg: e.Error(), Hint: e.Hint(), Cause: e}
 }
 
 // DestinationFullError is a Parquet or Arrow result that cannot be
