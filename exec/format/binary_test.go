@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"math/rand/v2"
 
 	"os"
 	"path/filepath"
@@ -469,4 +470,37 @@ func TestBinaryEncodingsDisagree(t *testing.T) {
 		}
 		tbl.Release()
 	}
+}
+
+// TestParquetRowGroupBytes: a row group ends once its compressed bytes
+// reach the bound, whatever its row count.
+func TestParquetRowGroupBytes(t *testing.T) {
+	defer func(n int64) { parquetRowGroupBytes = n }(parquetRowGroupBytes)
+	parquetRowGroupBytes = 1 << 10
+	h := Header{Columns: []string{"s"}}
+	// Pages are cut at 1 MB, and only cut pages count: 4 MB of text that
+	// does not compress.
+	rng := rand.New(rand.NewPCG(1, 2))
+	var batches []batch
+	for i := 0; i < 8; i++ {
+		var rows [][]value.Value
+		for j := 0; j < 64; j++ {
+			b := make([]byte, 4096)
+			for k := range b {
+				b[k] = 'a' + byte(rng.IntN(26))
+			}
+			rows = append(rows, []value.Value{str(string(b))})
+		}
+		batches = append(batches, batch{names: []string{"s"}, rows: rows})
+	}
+	data := renderBinary(t, "parquet", h, batches...)
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := pf.NumRowGroups(); n < 2 {
+		t.Errorf("%d row groups, want several", n)
+	}
+	tbl := checkAgainstJSON(t, "parquet", data, h, []string{"s"}, nil, batches...)
+	tbl.Release()
 }

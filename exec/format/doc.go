@@ -117,7 +117,7 @@
 // Missing attributes and DynamoDB NULL are nulls in every column. Numbers
 // go from their decimal text to decimal128 digit by digit, never through
 // float64. Parquet files are Snappy-compressed, in row groups of at most
-// 122880 rows, with the Arrow schema stored; Arrow output is the IPC
+// 122880 rows or about 64 MiB compressed, with the Arrow schema stored; Arrow output is the IPC
 // stream format (schema, batches, end-of-stream), not the file format.
 // Neither goes to a terminal, and a destination holds one such result
 // (Destination).

@@ -15,6 +15,11 @@ import (
 // efficiently, small enough that the writer's buffered group stays modest.
 const parquetRowGroupRows = 122880
 
+// parquetRowGroupBytes bounds a row group's compressed bytes as well: the
+// writer holds the current group in memory, and 122880 items of up to
+// 400 KB each would not fit. (A variable so tests can lower it.)
+var parquetRowGroupBytes int64 = 64 << 20
+
 func newParquetWriter(w io.Writer, opt Options) impl {
 	return newBinaryWriter(w, opt, "Parquet", writeParquet)
 }
@@ -36,7 +41,16 @@ func writeParquet(out io.Writer, schema *arrow.Schema, mem memory.Allocator, pro
 	if err != nil {
 		return err
 	}
-	if err := produce(fw.WriteBuffered); err != nil {
+	write := func(rec arrow.RecordBatch) error {
+		if err := fw.WriteBuffered(rec); err != nil {
+			return err
+		}
+		if fw.RowGroupTotalCompressedBytes() >= parquetRowGroupBytes {
+			return fw.NewBufferedRowGroupChecked()
+		}
+		return nil
+	}
+	if err := produce(write); err != nil {
 		_ = fw.Close()
 		return err
 	}
