@@ -20,6 +20,10 @@
 // values the session hands to its sink (StatementStats.Text, JSON).
 //
 // Invariants:
+//   - \o FILE (and -o FILE, handed over as ScriptConfig.Output or
+//     Config.Output) is a format.Destination: a parquet or arrow result is
+//     written whole and alone in it. Such a result is never sent to the
+//     terminal: without \o the statement is refused with a hint.
 //   - Run is used only when stdin and stdout are terminals (cmd/ddbsql
 //     checks; otherwise stdin runs as a script), so no escape sequence ever
 //     goes into a pipe or a file. Without a controlling terminal, where

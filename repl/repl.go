@@ -115,6 +115,7 @@ func newREPL(ctx context.Context, cfg Config) (*REPL, error) {
 		}
 		r.cfg.Pager = ""
 	}
+	r.meta.output.adopt(cfg.Output)
 	return r, nil
 }
 

@@ -16,6 +16,13 @@
 // editing message text; all scripts are parsed before any statement runs
 // (a file run by \i when it is reached).
 //
+// Output: results go to stdout, or to -o/--output FILE (created or
+// truncated before any statement runs; a file that cannot be created is
+// bad usage), which scripts treat as if they began with \o FILE. Both are
+// format.Destinations, so a parquet or arrow result is alone in its file,
+// and a file's is renamed into place only when complete. --format parquet
+// or arrow without -o while stdout is a terminal is bad usage.
+//
 // The README is part of the contract: readme_test.go runs every statement of
 // its sql blocks and every demo command line of its sh blocks on --demo
 // (a "-- flags: …" comment line above a statement gives the flags it

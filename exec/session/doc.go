@@ -46,7 +46,12 @@
 // buffered output unwritten, so a partial result cannot pass for a whole
 // one, except when the caller's context was cancelled with a cause
 // matching ErrInterrupted (a signal while a script runs): then the rows
-// read so far are written out and the error says it was interrupted. A panic while
+// read so far are written out and the error says it was interrupted (not
+// with parquet and arrow, whose partial file would pass for a whole one: a
+// result that does not end is abandoned with format.Writer.Abort, which
+// removes their spool). EXPLAIN and DESCRIBE print text, so they are
+// refused with those formats; results go to the output writer as given
+// (a format.Destination decides where a binary file lands). A panic while
 // a statement runs, on its goroutine, a worker's or the progress line's, is
 // the statement's internal error (engine.PanicError), never a crash; with
 // DDBSQL_DEBUG set its stack is written to the statistics writer.

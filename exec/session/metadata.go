@@ -52,6 +52,9 @@ var settingColumns = []string{"setting", "value"}
 // It asks DescribeTable afresh rather than the catalog's cache: the
 // status and settings it shows are the table's current ones.
 func (s *Session) describe(ctx context.Context, name string) error {
+	if err := s.textOnly("DESCRIBE"); err != nil {
+		return err
+	}
 	out, err := s.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, dynamo.MetadataRetries)
 	if err != nil {
 		var nf *types.ResourceNotFoundException

@@ -9,6 +9,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/ddbsql/ddbsql/exec/engine"
+	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/plural"
 )
@@ -100,7 +101,10 @@ func showProgress(w io.Writer, stats *engine.Stats, segments int, done <-chan st
 // ndjson) write their first bytes early, buffered ones (table, markdown)
 // at the end.
 func (s *Session) progressOut(stop func() error) io.Writer {
-	if s.cfg.Progress == nil || s.cfg.OutRedirected {
+	// A binary format writes its file at the end, to a file: the writer
+	// must see the destination itself (format.Destination), and no byte
+	// of it reaches the terminal.
+	if s.cfg.Progress == nil || s.cfg.OutRedirected || format.IsBinary(s.cfg.Format) {
 		return s.out
 	}
 	return &stopOnWrite{w: s.out, stop: stop}

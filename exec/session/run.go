@@ -83,11 +83,12 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	}
 	stopProgress := s.startProgress(stats, p)
 	defer stopProgress()
-	w, err := format.New(s.cfg.Format, s.progressOut(stopProgress), s.cfg.FormatOptions)
+	w, err := format.New(s.cfg.Format, s.progressOut(stopProgress), s.writerOptions())
 	if err != nil {
 		op.Close()
 		return err
 	}
+	defer w.Abort() // a result that did not end leaves nothing behind
 	err = s.stream(ctx, op, w, format.Header{Columns: p.Columns, Dynamic: p.Star, KeyColumns: p.KeyColumns}, stats)
 	if perr := stopProgress(); err == nil {
 		err = perr
@@ -152,33 +153,40 @@ func (s *Session) stream(ctx context.Context, op engine.Operator, w format.Write
 			break
 		}
 		if err != nil {
-			return interrupted(ctx, err, w)
+			return s.interrupted(ctx, err, w)
 		}
 		stats.AddRows(b.NumRows())
 		err = w.WriteBatch(b)
 		b.Release()
 		if err != nil {
-			return interrupted(ctx, err, w)
+			return s.interrupted(ctx, err, w)
 		}
 	}
 	return w.End()
 }
 
 // interrupted flushes the rows written so far when the user interrupted
-// the statement, and names the interruption in the error.
-func interrupted(ctx context.Context, err error, w format.Writer) error {
+// the statement, and names the interruption in the error. A Parquet or
+// Arrow file of part of a result would pass for the whole one, so those
+// formats write nothing.
+func (s *Session) interrupted(ctx context.Context, err error, w format.Writer) error {
 	cause := context.Cause(ctx)
 	if !errors.Is(cause, ErrInterrupted) {
 		return err
 	}
-	if ferr := w.End(); ferr != nil {
-		return ferr
+	if !format.IsBinary(s.cfg.Format) {
+		if ferr := w.End(); ferr != nil {
+			return ferr
+		}
 	}
 	// explainFailure adds how far the statement got.
 	return &diag.Error{Phase: diag.Execute, Code: diag.CodeCancelled, Cause: err, Msg: cause.Error()}
 }
 
 func (s *Session) runExplain(ctx context.Context, e *parser.Explain) error {
+	if err := s.textOnly("EXPLAIN"); err != nil {
+		return err
+	}
 	if e.Analyze {
 		return s.runAnalyze(ctx, e.Stmt)
 	}
@@ -260,13 +268,32 @@ func drain(ctx context.Context, op engine.Operator, stats *engine.Stats) error {
 	}
 }
 
+// writerOptions are the writers' options, with the session's allocator.
+func (s *Session) writerOptions() format.Options {
+	opt := s.cfg.FormatOptions
+	opt.Mem = s.cfg.Mem
+	return opt
+}
+
+// textOnly refuses a statement whose output is text (EXPLAIN's tree,
+// DESCRIBE's two tables) when the format writes Parquet or Arrow files,
+// which hold one query result each.
+func (s *Session) textOnly(what string) error {
+	if !format.IsBinary(s.cfg.Format) {
+		return nil
+	}
+	return &diag.Error{Phase: diag.Plan, Code: diag.CodeUnsupported, Msg: fmt.Sprintf("%s prints text, and --format %s writes only query results", what, s.cfg.Format),
+		Hint: "run it with --format table or json (\\format in the REPL)"}
+}
+
 // writeRows sends a small, fully built result through the chosen format.
 func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 	defer rec.Release()
-	w, err := format.New(s.cfg.Format, s.out, s.cfg.FormatOptions)
+	w, err := format.New(s.cfg.Format, s.out, s.writerOptions())
 	if err != nil {
 		return err
 	}
+	defer w.Abort()
 	if err := w.Begin(format.Header{Columns: columns}); err != nil {
 		return err
 	}
