@@ -1,6 +1,9 @@
 package format
 
 import (
+	"encoding/base64"
+	"strconv"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -62,9 +65,23 @@ func (cv *converter) append(b array.Builder, kind outKind, v value.Value) {
 		b.(*array.BinaryBuilder).Append(v.Bytes())
 	case outNumText:
 		b.(*array.StringBuilder).Append(value.NumberText(v.Text()))
-	default: // outJSON: the text the json format writes for the value
-		cv.scratch = value.AppendJSON(cv.scratch[:0], v)
-		b.(*array.StringBuilder).BinaryBuilder.Append(cv.scratch)
+	default: // outJSON: documents and sets as JSON text, scalars as csv writes them
+		sb := b.(*array.StringBuilder)
+		switch v.Kind() {
+		case value.String:
+			// A string in a column of several types stays the string, so
+			// a reader's comparison with 'active' still matches.
+			sb.Append(v.Text())
+		case value.Number:
+			sb.Append(value.NumberText(v.Text()))
+		case value.Bool:
+			sb.Append(strconv.FormatBool(v.Bool()))
+		case value.Binary:
+			sb.Append(base64.StdEncoding.EncodeToString(v.Bytes()))
+		default:
+			cv.scratch = value.AppendJSON(cv.scratch[:0], v)
+			sb.BinaryBuilder.Append(cv.scratch)
+		}
 	}
 }
 

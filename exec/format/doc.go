@@ -109,9 +109,10 @@
 //	only B                     binary
 //	only L, M, SS, NS, BS      utf8, the value's JSON text (as json:
 //	                           sets are arrays, binary is base64)
-//	several of these types     utf8, every value's JSON text ("a" quoted,
-//	                           12, true, {"k":1}), so a string "12" and a
-//	                           number 12 stay apart
+//	several of these types     utf8: strings as they are, numbers' exact
+//	                           text, true/false, binary as base64, and
+//	                           L, M and sets as JSON text (as csv writes
+//	                           them, except sets); the kind is not kept
 //	no value at all            null
 //
 // Missing attributes and DynamoDB NULL are nulls in every column. Numbers
