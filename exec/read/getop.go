@@ -1,4 +1,4 @@
-package engine
+package read
 
 import (
 	"context"
@@ -28,7 +28,7 @@ func (op *getOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, io.EOF
 		}
 		if len(items) > 0 {
-			return qualifiedItemsBatch(op.env.Mem, items, op.access.KeyAttrs, outputSource(op.access.Qualify, op.access.Source)), nil
+			return itemsBatch(op.env.Mem, items, op.access.KeyAttrs), nil
 		}
 	}
 }
@@ -66,7 +66,7 @@ func (op *getOp) step(ctx context.Context) ([]value.Value, bool, error) {
 		}
 		item, err := value.FromItem(out.Item)
 		if err != nil {
-			return nil, false, execErrorf(CodeDecode, "GetItem returned an item ddbsql cannot read: %v", err)
+			return nil, false, Errorf(CodeDecode, "GetItem returned an item ddbsql cannot read: %v", err)
 		}
 		return []value.Value{item}, true, nil
 	default:

@@ -1,4 +1,4 @@
-package engine
+package read
 
 import (
 	"context"
@@ -56,7 +56,7 @@ func batchGet(ctx context.Context, env *Env, node planner.Node, in *dynamodb.Bat
 			if pending == 1 {
 				keys = "1 key was"
 			}
-			return nil, execErrorf(CodeThrottled, "BatchGetItem: %s still unprocessed after %d attempts; the result would be incomplete, so the statement stops", keys, round+1)
+			return nil, Errorf(CodeThrottled, "BatchGetItem: %s still unprocessed after %d attempts; the result would be incomplete, so the statement stops", keys, round+1)
 		}
 		if err := sleepBackoff(ctx, round); err != nil {
 			return nil, DynamoError("BatchGetItem", err)

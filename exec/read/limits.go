@@ -1,4 +1,4 @@
-package engine
+package read
 
 import (
 	"context"
@@ -74,8 +74,8 @@ func (e *Env) beforeRequest(ctx context.Context, op string) error {
 // than return a partial result.
 func (e *Env) afterResponse(node planner.Node, r Response) error {
 	e.Stats.Request(r)
-	if e.Analysis != nil {
-		e.Analysis.stats(node).Request(r)
+	if e.NodeStats != nil {
+		e.NodeStats(node).Request(r)
 	}
 	var units float64
 	for _, c := range r.Capacity {
@@ -96,7 +96,7 @@ func (e *Env) afterResponse(node planner.Node, r Response) error {
 // failedRequest records a request that returned an error.
 func (e *Env) failedRequest(node planner.Node, op string) {
 	e.Stats.UnitRequest(op)
-	if e.Analysis != nil {
-		e.Analysis.stats(node).UnitRequest(op)
+	if e.NodeStats != nil {
+		e.NodeStats(node).UnitRequest(op)
 	}
 }

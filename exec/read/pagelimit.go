@@ -1,4 +1,4 @@
-package engine
+package read
 
 import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 

@@ -1,11 +1,13 @@
-package engine
+package read
 
 import (
 	"context"
 	"io"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -84,7 +86,7 @@ func (op *readOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err != nil {
 			return nil, err
 		}
-		return qualifiedItemsBatch(op.env.Mem, items, op.access.KeyAttrs, outputSource(op.access.Qualify, op.access.Source)), nil
+		return itemsBatch(op.env.Mem, items, op.access.KeyAttrs), nil
 	}
 	for op.cur < len(op.pagers) {
 		var pg page
@@ -116,11 +118,10 @@ func (op *readOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 // batch turns a page into the operator's output batch.
 func (op *readOp) batch(items []value.Value, rec arrow.RecordBatch) arrow.RecordBatch {
-	src := outputSource(op.access.Qualify, op.access.Source)
 	if rec != nil {
-		return qualifyBatch(rec, src)
+		return rec
 	}
-	return qualifiedItemsBatch(op.env.Mem, items, op.access.KeyAttrs, src)
+	return itemsBatch(op.env.Mem, items, op.access.KeyAttrs)
 }
 
 func (op *readOp) Close() error {
@@ -167,8 +168,26 @@ func (op *countOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		total += pg.count
 	}
-	n, _ := value.Num(itoa64(total))
-	return valuesBatch(op.env, []string{planner.CountColumn}, [][]value.Value{{n}}), nil
+	n, _ := value.Num(strconv.FormatInt(total, 10))
+	b := columnar.NewRowBuilder(op.env.Mem, []string{planner.CountColumn})
+	b.Append([]value.Value{n})
+	return b.Build(), nil
 }
 
 func (op *countOp) Close() error { op.done = true; return nil }
+
+// NewAccess returns the operator that runs the requests of a: a count,
+// GetItems, BatchGetItems, or Queries and Scans page by page. Its batches
+// name their columns by attribute, key attributes first.
+func NewAccess(env *Env, a *planner.Access) interface {
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+	Close() error
+} {
+	switch {
+	case a.Count:
+		return &countOp{env: env, access: a}
+	case a.Op == planner.OpGetItem || a.Op == planner.OpBatchGetItem:
+		return &getOp{env: env, access: a}
+	}
+	return newReadOp(env, a)
+}

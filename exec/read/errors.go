@@ -1,4 +1,4 @@
-package engine
+package read
 
 import (
 	"context"
@@ -53,7 +53,8 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-func execErrorf(code, format string, args ...any) *Error {
+// Errorf makes an *Error with code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
 }
 
