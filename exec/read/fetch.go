@@ -11,7 +11,8 @@ import (
 )
 
 // Fetch reads the base-table items whose keys the given items carry, in
-// their order, de-duplicated; missing items are skipped.
+// their order, de-duplicated; missing items are skipped. Its BatchGetItems
+// (100 keys each) run on a fan-out bounded by the concurrency.
 func Fetch(ctx context.Context, env *Env, node *planner.Fetch, items []value.Value) ([]value.Value, error) {
 	var keys []map[string]types.AttributeValue
 	seen := map[string]bool{}
@@ -27,14 +28,15 @@ func Fetch(ctx context.Context, env *Env, node *planner.Fetch, items []value.Val
 		}
 		keys = append(keys, key)
 	}
-	var out []value.Value
+	var chunks [][]map[string]types.AttributeValue
 	for start := 0; start < len(keys); start += ddblimits.BatchGetKeys {
-		chunk := keys[start:min(start+ddblimits.BatchGetKeys, len(keys))]
-		found, err := batchGet(ctx, env, node, node.Request(chunk))
+		chunks = append(chunks, keys[start:min(start+ddblimits.BatchGetKeys, len(keys))])
+	}
+	return parallel(ctx, env, "BatchGetItem", len(chunks), func(ctx context.Context, i int) ([]value.Value, error) {
+		found, err := batchGet(ctx, env, node, node.Request(chunks[i]))
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, inKeyOrder(found, chunk, node.KeyAttrs)...)
-	}
-	return out, nil
+		return inKeyOrder(found, chunks[i], node.KeyAttrs), nil
+	})
 }

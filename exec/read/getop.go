@@ -10,22 +10,48 @@ import (
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
-// getOp runs GetItem or BatchGetItem requests, one request per Next, and
-// returns items in the order of the keys in the statement.
-type getOp struct {
+// keyedOp sends an Access's GetItem or BatchGetItem requests one per Next,
+// in the plan's order, and returns the items found in the order of the
+// keys in the statement.
+type keyedOp struct {
 	env    *Env
 	access *planner.Access
+	n      int // requests
+	get    func(ctx context.Context, i int) ([]value.Value, error)
 	next   int
 }
 
-func (op *getOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	for {
-		items, more, err := op.step(ctx)
+// NewGetItems sends a's GetItems.
+func NewGetItems(env *Env, a *planner.Access) Operator {
+	return &keyedOp{env: env, access: a, n: len(a.Gets), get: func(ctx context.Context, i int) ([]value.Value, error) {
+		return getItem(ctx, env, a, i)
+	}}
+}
+
+// NewBatchGets sends a's BatchGetItems, re-sending UnprocessedKeys.
+func NewBatchGets(env *Env, a *planner.Access) Operator {
+	return &keyedOp{env: env, access: a, n: len(a.Batches), get: func(ctx context.Context, i int) ([]value.Value, error) {
+		in := a.Batches[i]
+		found, err := batchGet(ctx, env, a, in)
 		if err != nil {
 			return nil, err
 		}
-		if !more {
+		return inKeyOrder(found, in.RequestItems[a.Table].Keys, a.KeyAttrs), nil
+	}}
+}
+
+func (op *keyedOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, DynamoError(string(op.access.Op), err)
+		}
+		if op.next >= op.n {
 			return nil, io.EOF
+		}
+		items, err := op.get(ctx, op.next)
+		op.next++
+		if err != nil {
+			return nil, err
 		}
 		if len(items) > 0 {
 			return itemsBatch(op.env.Mem, items, op.access.KeyAttrs), nil
@@ -33,54 +59,32 @@ func (op *getOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 }
 
-func (op *getOp) step(ctx context.Context) ([]value.Value, bool, error) {
-	a := op.access
-	if err := ctx.Err(); err != nil {
-		return nil, false, DynamoError(string(a.Op), err)
-	}
-	switch a.Op {
-	case planner.OpGetItem:
-		if op.next >= len(a.Gets) {
-			return nil, false, nil
-		}
-		in := a.Gets[op.next]
-		op.next++
-		if err := op.env.beforeRequest(ctx, "GetItem"); err != nil {
-			return nil, false, err
-		}
-		out, err := op.env.Client.GetItem(ctx, in)
-		if err != nil {
-			op.env.failedRequest(a, "GetItem")
-			return nil, false, DynamoError("GetItem", err)
-		}
-		var n int64
-		if out.Item != nil {
-			n = 1
-		}
-		r := Response{Op: "GetItem", Read: n, Returned: n, Capacity: capacityOf(out.ConsumedCapacity)}
-		if err := op.env.afterResponse(a, r); err != nil {
-			return nil, false, err
-		}
-		if out.Item == nil {
-			return nil, true, nil
-		}
-		item, err := value.FromItem(out.Item)
-		if err != nil {
-			return nil, false, Errorf(CodeDecode, "GetItem returned an item ddbsql cannot read: %v", err)
-		}
-		return []value.Value{item}, true, nil
-	default:
-		if op.next >= len(a.Batches) {
-			return nil, false, nil
-		}
-		in := a.Batches[op.next]
-		op.next++
-		found, err := batchGet(ctx, op.env, a, in)
-		if err != nil {
-			return nil, false, err
-		}
-		return inKeyOrder(found, in.RequestItems[a.Table].Keys, a.KeyAttrs), true, nil
-	}
-}
+func (op *keyedOp) Close() error { return nil }
 
-func (op *getOp) Close() error { return nil }
+// getItem sends the i-th GetItem of a.
+func getItem(ctx context.Context, env *Env, a *planner.Access, i int) ([]value.Value, error) {
+	if err := env.beforeRequest(ctx, "GetItem"); err != nil {
+		return nil, err
+	}
+	out, err := env.Client.GetItem(ctx, a.Gets[i])
+	if err != nil {
+		env.failedRequest(a, "GetItem")
+		return nil, DynamoError("GetItem", err)
+	}
+	var n int64
+	if out.Item != nil {
+		n = 1
+	}
+	r := Response{Op: "GetItem", Read: n, Returned: n, Capacity: capacityOf(out.ConsumedCapacity)}
+	if err := env.afterResponse(a, r); err != nil {
+		return nil, err
+	}
+	if out.Item == nil {
+		return nil, nil
+	}
+	item, err := value.FromItem(out.Item)
+	if err != nil {
+		return nil, Errorf(CodeDecode, "GetItem returned an item ddbsql cannot read: %v", err)
+	}
+	return []value.Value{item}, nil
+}

@@ -33,14 +33,14 @@ func batchLookup(ctx context.Context, env *Env, node *planner.LookupJoin, vals [
 	for start := 0; start < len(vals); start += ddblimits.BatchGetKeys {
 		reqs = append(reqs, node.BatchRequest(vals[start:min(start+ddblimits.BatchGetKeys, len(vals))]))
 	}
-	return parallel(ctx, env, len(reqs), func(ctx context.Context, i int) ([]value.Value, error) {
+	return parallel(ctx, env, "lookup", len(reqs), func(ctx context.Context, i int) ([]value.Value, error) {
 		return batchGet(ctx, env, node, reqs[i])
 	})
 }
 
 func queryLookup(ctx context.Context, env *Env, node *planner.LookupJoin, vals []value.Value) ([]value.Value, error) {
-	return parallel(ctx, env, len(vals), func(ctx context.Context, i int) ([]value.Value, error) {
-		p := &pager{env: env, node: node, query: node.QueryFor(vals[i])}
+	return parallel(ctx, env, "lookup", len(vals), func(ctx context.Context, i int) ([]value.Value, error) {
+		p := &pager{env: env, node: node, req: queryRequest{node.QueryFor(vals[i])}}
 		var items []value.Value
 		for {
 			pg, err := p.next(ctx)
@@ -55,11 +55,12 @@ func queryLookup(ctx context.Context, env *Env, node *planner.LookupJoin, vals [
 	})
 }
 
-// parallel runs n tasks with the environment's concurrency and concatenates
-// their results in task order; the first error cancels the rest.
-func parallel(ctx context.Context, env *Env, n int, task func(context.Context, int) ([]value.Value, error)) ([]value.Value, error) {
+// parallel runs n tasks on a fan-out bounded by the environment's
+// concurrency and concatenates their results in task order; the first
+// error cancels the rest; op names the tasks in the error of one never run.
+func parallel(ctx context.Context, env *Env, op string, n int, task func(context.Context, int) ([]value.Value, error)) ([]value.Value, error) {
 	results := make([][]value.Value, n)
-	errs := forEach(ctx, n, env.concurrency(), "lookup", func(ctx context.Context, i int) (err error) {
+	errs := forEach(ctx, n, env.concurrency(), op, func(ctx context.Context, i int) (err error) {
 		results[i], err = task(ctx, i)
 		return err
 	})

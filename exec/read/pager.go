@@ -5,8 +5,6 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/planner"
@@ -19,15 +17,28 @@ type page struct {
 	rec     arrow.RecordBatch // the fast path's decoded page (instead of items)
 	count   int64             // items returned (Select=COUNT: the count)
 	scanned int64             // items read (ScannedCount)
+	done    bool              // not a page: its request has ended (segments.go)
 }
 
-// pager walks the pages of one Query or Scan request, one page per call,
-// resuming from LastEvaluatedKey. It never asks for a page before next.
+// empty says whether the page holds no items (more may follow: DynamoDB
+// stops a page at 1 MB read, before filtering).
+func (pg page) empty() bool {
+	return len(pg.items) == 0 && (pg.rec == nil || pg.rec.NumRows() == 0)
+}
+
+// release frees the fast path's batch of a page nobody takes.
+func (pg page) release() {
+	if pg.rec != nil {
+		pg.rec.Release()
+	}
+}
+
+// pager walks the pages of one request, one page per call, resuming from
+// LastEvaluatedKey. It never asks for a page before next.
 type pager struct {
 	env      *Env
 	node     planner.Node
-	query    *dynamodb.QueryInput
-	scan     *dynamodb.ScanInput
+	req      request
 	startKey map[string]types.AttributeValue
 	read     int64 // items read so far, against the request's Limit (pagelimit.go)
 	done     bool
@@ -37,12 +48,19 @@ type pager struct {
 	keys    []string // the table's key attributes, listed first in batches
 }
 
-func (p *pager) op() string {
-	if p.query != nil {
-		return "Query"
+// pagersOf makes a pager for each request of a, in the plan's order.
+func pagersOf(env *Env, a *planner.Access, batches bool) []*pager {
+	var out []*pager
+	for _, q := range a.Queries {
+		out = append(out, &pager{env: env, node: a, req: queryRequest{q}, batches: batches, keys: a.KeyAttrs})
 	}
-	return "Scan"
+	for _, s := range a.Scans {
+		out = append(out, &pager{env: env, node: a, req: scanRequest{s}, batches: batches, keys: a.KeyAttrs})
+	}
+	return out
 }
+
+func (p *pager) op() string { return p.req.op() }
 
 // next returns the next page, or io.EOF after the last one. A page may be
 // empty while more remain (DynamoDB stops at 1 MB read before filtering).
@@ -53,56 +71,34 @@ func (p *pager) next(ctx context.Context) (page, error) {
 	if err := ctx.Err(); err != nil {
 		return page{}, DynamoError(p.op(), err)
 	}
-	var (
-		raw     []map[string]types.AttributeValue
-		lek     map[string]types.AttributeValue
-		count   int32
-		scanned int32
-		cc      *types.ConsumedCapacity
-	)
 	if err := p.env.beforeRequest(ctx, p.op()); err != nil {
 		return page{}, err
 	}
-	if p.batches && p.env.Raw != nil {
-		return p.rawNext(ctx)
-	}
-	if p.query != nil {
-		in := *p.query
-		in.ExclusiveStartKey = p.startKey
-		in.Limit = p.remaining(in.Limit)
-		out, err := p.env.Client.Query(ctx, &in)
-		if err != nil {
-			p.env.failedRequest(p.node, "Query")
-			return page{}, DynamoError("Query", err)
-		}
-		raw, lek, count, scanned, cc = out.Items, out.LastEvaluatedKey, out.Count, out.ScannedCount, out.ConsumedCapacity
-	} else {
-		in := *p.scan
-		in.ExclusiveStartKey = p.startKey
-		in.Limit = p.remaining(in.Limit)
-		out, err := p.env.Client.Scan(ctx, &in)
-		if err != nil {
-			p.env.failedRequest(p.node, "Scan")
-			return page{}, DynamoError("Scan", err)
-		}
-		raw, lek, count, scanned, cc = out.Items, out.LastEvaluatedKey, out.Count, out.ScannedCount, out.ConsumedCapacity
-	}
-	r := Response{Op: p.op(), Read: int64(scanned), Returned: int64(count), Page: true, Capacity: capacityOf(cc)}
-	if err := p.env.afterResponse(p.node, r); err != nil {
-		return page{}, err
-	}
-	p.advance(lek, scanned)
-	items, err := convertItems(raw)
+	raw := p.batches && p.env.Raw != nil
+	resp, err := p.req.send(ctx, p.env, raw, p.keys, p.startKey, p.remaining())
 	if err != nil {
+		p.env.failedRequest(p.node, p.op())
+		return page{}, DynamoError(p.op(), err)
+	}
+	pg := page{rec: resp.rec, count: int64(resp.count), scanned: int64(resp.scanned)}
+	r := Response{Op: p.op(), Read: pg.scanned, Returned: pg.count, Page: true, Capacity: capacityOf(resp.capacity)}
+	if err := p.env.afterResponse(p.node, r); err != nil {
+		pg.release()
 		return page{}, err
 	}
-	return page{items: items, count: int64(count), scanned: int64(scanned)}, nil
+	p.advance(resp.lastKey, resp.scanned)
+	if !raw {
+		if pg.items, err = convertItems(resp.items); err != nil {
+			return page{}, err
+		}
+	}
+	return pg, nil
 }
 
-// prefetch fetches the first page of every pager concurrently, bounded by
-// the environment's concurrency, so IN-list Queries and scan segments start
-// together. Later pages are fetched only on demand. The first failure stops
-// the fetches not yet sent; the pages already fetched are then released.
+// prefetch fetches the first page of every pager on a fan-out bounded by
+// the environment's concurrency, so IN-list Queries start together. Later
+// pages are fetched only on demand. The first failure stops the fetches
+// not yet sent; the pages already fetched are then released.
 func prefetch(ctx context.Context, env *Env, pagers []*pager) ([]page, error) {
 	pages := make([]page, len(pagers))
 	errs := forEach(ctx, len(pagers), env.concurrency(), pagers[0].op(), func(ctx context.Context, i int) (err error) {
@@ -111,9 +107,7 @@ func prefetch(ctx context.Context, env *Env, pagers []*pager) ([]page, error) {
 	})
 	if err := firstRealError(errs); err != nil {
 		for _, pg := range pages {
-			if pg.rec != nil {
-				pg.rec.Release()
-			}
+			pg.release()
 		}
 		return nil, err
 	}

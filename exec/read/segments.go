@@ -2,82 +2,49 @@ package read
 
 import (
 	"context"
-
-	"github.com/apache/arrow-go/v18/arrow"
-
 	"io"
-	"sync"
-	"sync/atomic"
-
-	"github.com/ddbsql/ddbsql/planner/value"
 )
 
-// segmentReader runs the pagers of a parallel Scan (or of a count, or one
-// read-ahead pager) concurrently, each pager reading its next page as soon
-// as the previous one is handed over (one page buffered per worker), and
-// yields pages as they arrive.
+// segmentReader runs pagers on a fan-out (a parallel Scan's segments, a
+// count's requests, or one read-ahead pager), each pager reading its next
+// page as soon as the previous one is handed over (one page buffered per
+// worker), and yields pages as they arrive. A worker takes the next pager
+// when its own has ended.
 type segmentReader struct {
-	ctx     context.Context
 	op      string // Query or Scan, for messages
-	ch      chan segmentPage
-	cancel  context.CancelFunc
+	ch      chan page
+	fan     *fanOut
 	running int // pagers that have not finished
-	wg      sync.WaitGroup
+	stopped bool
 }
 
-type segmentPage struct {
-	items []value.Value
-	rec   arrow.RecordBatch
-	count int64
-	err   error
-	done  bool
-}
-
-// startSegments reads pagers on at most workers goroutines; a worker
-// takes the next pager when its own has ended.
+// startSegments reads pagers on at most workers goroutines.
 func startSegments(ctx context.Context, pagers []*pager, workers int) *segmentReader {
-	ctx, cancel := context.WithCancel(ctx)
 	workers = min(max(workers, 1), len(pagers))
-	r := &segmentReader{ctx: ctx, op: pagers[0].op(), ch: make(chan segmentPage, workers), cancel: cancel, running: len(pagers)}
-	var next atomic.Int64
-	for range workers {
-		r.wg.Add(1)
-		go func() {
-			defer r.wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(pagers) || !r.read(ctx, pagers[i]) {
-					return
-				}
-			}
-		}()
-	}
+	r := &segmentReader{op: pagers[0].op(), ch: make(chan page, workers), running: len(pagers)}
+	r.fan = startFanOut(ctx, len(pagers), workers, r.op, func(ctx context.Context, i int) error {
+		return r.read(ctx, pagers[i])
+	})
 	return r
 }
 
-// read hands over every page of p, then its end; false when p failed or
-// the reader is stopping. A panic while reading is p's error.
-func (r *segmentReader) read(ctx context.Context, p *pager) bool {
+// read hands over every page of p, then its end (a page with done set).
+func (r *segmentReader) read(ctx context.Context, p *pager) error {
 	for {
-		var pg page
-		err := Safely(func() (err error) {
-			pg, err = p.next(ctx)
-			return err
-		})
-		msg := segmentPage{items: pg.items, rec: pg.rec, count: pg.count, err: err}
+		pg, err := p.next(ctx)
 		if err == io.EOF {
-			msg = segmentPage{done: true}
+			pg = page{done: true}
+		} else if err != nil {
+			return err
 		}
 		select {
-		case r.ch <- msg:
+		case r.ch <- pg:
 		case <-ctx.Done():
-			if msg.rec != nil {
-				msg.rec.Release()
-			}
-			return false
+			pg.release()
+			return DynamoError(r.op, ctx.Err())
 		}
-		if err != nil {
-			return err == io.EOF
+		if pg.done {
+			return nil
 		}
 	}
 }
@@ -91,49 +58,48 @@ const (
 )
 
 // next returns the next page (skipping empty ones unless asked to keep
-// them), io.EOF when every segment has finished.
-func (r *segmentReader) next(empty emptyPages) (segmentPage, error) {
+// them), io.EOF when every pager has finished.
+func (r *segmentReader) next(empty emptyPages) (page, error) {
 	for r.running > 0 {
-		var msg segmentPage
+		var pg page
 		select {
-		case msg = <-r.ch:
-		case <-r.ctx.Done():
-			// A segment that saw the cancellation may have quit without
-			// sending; the statement's context says why.
-			r.stop()
-			return segmentPage{}, DynamoError(r.op, r.ctx.Err())
+		case pg = <-r.ch:
+		case <-r.fan.ctx.Done():
+			// A pager failed (that is the error), or the statement's
+			// context ended (a pager that saw it may have quit without
+			// sending; the context says why).
+			err := r.stop()
+			if err == nil {
+				err = DynamoError(r.op, r.fan.ctx.Err())
+			}
+			return page{}, err
 		}
 		switch {
-		case msg.done:
+		case pg.done:
 			r.running--
-		case msg.err != nil:
-			r.stop()
-			return segmentPage{}, msg.err
-		case len(msg.items) > 0 || (msg.rec != nil && msg.rec.NumRows() > 0) || empty == keepEmpty:
-			return msg, nil
-		case msg.rec != nil:
-			msg.rec.Release()
+		case !pg.empty() || empty == keepEmpty:
+			return pg, nil
+		default:
+			pg.release()
 		}
 	}
-	return segmentPage{}, io.EOF
+	return page{}, io.EOF
 }
 
-// stop cancels the segments still reading, waits for them, and releases
-// pages nobody took.
-func (r *segmentReader) stop() {
-	if r == nil {
-		return
+// stop cancels the pagers still reading, waits for them, releases pages
+// nobody took, and returns the error a pager failed with, if any.
+func (r *segmentReader) stop() error {
+	if r == nil || r.stopped {
+		return nil
 	}
-	r.cancel()
-	r.wg.Wait()
+	r.stopped = true
+	err := r.fan.stop()
 	for {
 		select {
-		case msg := <-r.ch:
-			if msg.rec != nil {
-				msg.rec.Release()
-			}
+		case pg := <-r.ch:
+			pg.release()
 		default:
-			return
+			return err
 		}
 	}
 }
