@@ -61,7 +61,12 @@ func batchGet(ctx context.Context, env *Env, node planner.Node, in *dynamodb.Bat
 		if err := sleepBackoff(ctx, round); err != nil {
 			return nil, DynamoError("BatchGetItem", err)
 		}
-		req = &dynamodb.BatchGetItemInput{RequestItems: out.UnprocessedKeys, ReturnConsumedCapacity: in.ReturnConsumedCapacity}
+		// The retry is the planner's request with its keys replaced by
+		// those DynamoDB left unprocessed (their projection and read
+		// consistency come back with them).
+		retry := *in
+		retry.RequestItems = out.UnprocessedKeys
+		req = &retry
 	}
 }
 
