@@ -8,8 +8,13 @@
 // Invariants:
 //   - Operators here never talk to DynamoDB themselves: every request goes
 //     through exec/read, which paginates, records statistics and paces.
-//     Read operators name columns by attribute; a read that is one side of
-//     a join gets its columns qualified by FROM item here (qualifyOp).
+//     Build picks one read operator per Access from its shape (count,
+//     GetItem, BatchGetItem, parallel segments, IN list merged by sort key,
+//     one request read ahead, pages in order: readOperator). Read operators
+//     name columns by attribute; a read that is one side of a join gets its
+//     columns qualified by FROM item here (qualifyOp). The error type,
+//     statistics and rate limiter are exec/read's, named here too
+//     (fromread.go) so callers of Build need no second package.
 //   - A union (an OR of key conditions) reads its branches one after
 //     another, building each only when the one before it has ended, and
 //     passes each item once, by primary key.
