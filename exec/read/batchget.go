@@ -41,7 +41,7 @@ func batchGet(ctx context.Context, env *Env, node planner.Node, in *dynamodb.Bat
 			found = append(found, conv...)
 			n += len(items)
 		}
-		if err := env.afterResponse(node, Response{Op: "BatchGetItem", Read: int64(n), Returned: int64(n), Capacity: out.ConsumedCapacity}); err != nil {
+		if err := env.afterResponse(node, tally{Op: "BatchGetItem", Read: int64(n), Returned: int64(n), Capacity: out.ConsumedCapacity}); err != nil {
 			return nil, err
 		}
 		pending := 0

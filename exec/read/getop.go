@@ -75,7 +75,7 @@ func getItem(ctx context.Context, env *Env, a *planner.Access, i int) ([]value.V
 	if out.Item != nil {
 		n = 1
 	}
-	r := Response{Op: "GetItem", Read: n, Returned: n, Capacity: capacityOf(out.ConsumedCapacity)}
+	r := tally{Op: "GetItem", Read: n, Returned: n, Capacity: capacityOf(out.ConsumedCapacity)}
 	if err := env.afterResponse(a, r); err != nil {
 		return nil, err
 	}

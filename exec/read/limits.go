@@ -72,10 +72,10 @@ func (e *Env) beforeRequest(ctx context.Context, op string) error {
 // that sent it, paces the limiter, and enforces the RCU budget: once the
 // statement has consumed more than Budget, it stops with an error rather
 // than return a partial result.
-func (e *Env) afterResponse(node planner.Node, r Response) error {
-	e.Stats.Request(r)
+func (e *Env) afterResponse(node planner.Node, r tally) error {
+	e.Stats.record(r)
 	if e.NodeStats != nil {
-		e.NodeStats(node).Request(r)
+		e.NodeStats(node).record(r)
 	}
 	var units float64
 	for _, c := range r.Capacity {
@@ -95,8 +95,8 @@ func (e *Env) afterResponse(node planner.Node, r Response) error {
 
 // failedRequest records a request that returned an error.
 func (e *Env) failedRequest(node planner.Node, op string) {
-	e.Stats.UnitRequest(op)
+	e.Stats.recordFailure(op)
 	if e.NodeStats != nil {
-		e.NodeStats(node).UnitRequest(op)
+		e.NodeStats(node).recordFailure(op)
 	}
 }

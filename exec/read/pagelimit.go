@@ -29,6 +29,6 @@ func (p *pager) advance(lek map[string]types.AttributeValue, scanned int32) {
 	limit := p.req.limit()
 	p.done = len(lek) == 0 || (limit != nil && p.read >= int64(*limit))
 	if p.done && p.req.segment() {
-		p.env.Stats.SegmentDone()
+		p.env.Stats.segmentDone()
 	}
 }

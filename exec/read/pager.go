@@ -81,7 +81,7 @@ func (p *pager) next(ctx context.Context) (page, error) {
 		return page{}, DynamoError(p.op(), err)
 	}
 	pg := page{rec: resp.rec, count: int64(resp.count), scanned: int64(resp.scanned)}
-	r := Response{Op: p.op(), Read: pg.scanned, Returned: pg.count, Page: true, Capacity: capacityOf(resp.capacity)}
+	r := tally{Op: p.op(), Read: pg.scanned, Returned: pg.count, Page: true, Capacity: capacityOf(resp.capacity)}
 	if err := p.env.afterResponse(p.node, r); err != nil {
 		pg.release()
 		return page{}, err
