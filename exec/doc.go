@@ -10,6 +10,10 @@
 //   - exec/engine turns a planner.Plan into a tree of operators that pull
 //     Arrow record batches from DynamoDB reads up through filters, joins,
 //     aggregation, sorting and limits.
+//   - exec/read reads DynamoDB for the engine: Query and Scan paging,
+//     parallel segments and IN lists, merges by sort key, GetItem and
+//     BatchGetItem (UnprocessedKeys retried), the fast wire path, rate
+//     limiting, statistics and exec's error type.
 //   - exec/eval evaluates the planner's resolved expressions over a row.
 //   - exec/columnar maps DynamoDB values onto Arrow columns and back.
 //   - exec/format writes results (table, csv, tsv, json, ndjson, markdown;

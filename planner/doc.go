@@ -25,7 +25,15 @@
 //   - Requests are built completely here, with the SDK expression builder
 //     (names and values only as #n/:v placeholders); exec sends them as they
 //     are, adding only ExclusiveStartKey. So EXPLAIN prints exactly what exec
-//     will send.
+//     will send. Two rules of the templates complete this: a Query's or
+//     Scan's Limit is the statement's total for that request, not a page's
+//     (each page asks for what remains, and the request ends once Limit
+//     items have been read: a LIMIT counted across pages never reads more);
+//     and the BatchGetItems of a Fetch and a LookupJoin, and a lookup's
+//     Query, are built here by Fetch.Request, LookupJoin.BatchRequest and
+//     LookupJoin.QueryFor (requesttemplates.go) from the keys or values
+//     exec has, the same code EXPLAIN calls with none. UnprocessedKeys are
+//     re-sent as DynamoDB returned them.
 //   - A statement that needs a Scan fails before any request unless the
 //     caller allows Scans; the error names the table, its keys and indexes.
 //   - A join runs as a left-deep pipeline in an order that returns SQL's

@@ -19,7 +19,9 @@ const (
 )
 
 // Access is a leaf that reads DynamoDB. Its requests are complete: exec adds
-// only ExclusiveStartKey when paginating and re-sends UnprocessedKeys.
+// only ExclusiveStartKey when paginating (and, for a Limit, asks each page
+// for what remains of it: Limit is the request's total) and re-sends
+// UnprocessedKeys.
 type Access struct {
 	Op     Op
 	Table  string

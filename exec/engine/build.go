@@ -33,13 +33,7 @@ func buildWith(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 	switch t := n.(type) {
 	case *planner.Access:
-		switch {
-		case t.Count:
-			return &countOp{env: env, access: t}, nil
-		case t.Op == planner.OpGetItem || t.Op == planner.OpBatchGetItem:
-			return &getOp{env: env, access: t}, nil
-		}
-		return newReadOp(env, t), nil
+		return buildAccess(env, t), nil
 	}
 	if _, ok := n.(*planner.OneRow); ok {
 		return &oneRowOp{env: env}, nil

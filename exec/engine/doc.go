@@ -2,22 +2,22 @@
 // that pull Arrow record batches from DynamoDB reads up through client-side
 // filters, aggregation, projection, sorting and limits.
 //
-// Phase: exec. Invariants:
-//   - Only access operators (and Fetch and lookup joins) talk to DynamoDB;
-//     they paginate to the end (an empty page with a LastEvaluatedKey is not
-//     the end), check ctx between pages, and record requests, pages, items
-//     read/returned and consumed capacity in Stats. They request a page
-//     before it is asked for only where the plan marks the read ReadAhead
-//     (every page will be read: no LIMIT can stop it) and for the first
-//     pages of parallel segments and IN lists; a LIMIT stops reading.
+// Phase: exec. It imports exec/read, the DynamoDB reading layer, whose
+// operators it builds for planner.Access leaves and whose reads it calls
+// from Fetch and lookup joins; exec/eval, exec/columnar and the planner.
+// Invariants:
+//   - Operators here never talk to DynamoDB themselves: every request goes
+//     through exec/read, which paginates, records statistics and paces.
+//     Build picks one read operator per Access from its shape (count,
+//     GetItem, BatchGetItem, parallel segments, IN list merged by sort key,
+//     one request read ahead, pages in order: readOperator). Read operators
+//     name columns by attribute; a read that is one side of a join gets its
+//     columns qualified by FROM item here (qualifyOp). The error type,
+//     statistics and rate limiter are exec/read's, named here too
+//     (fromread.go) so callers of Build need no second package.
 //   - A union (an OR of key conditions) reads its branches one after
 //     another, building each only when the one before it has ended, and
 //     passes each item once, by primary key.
-//   - Env.Raw (a rawpage.Reader, e.g. exec/dynamo/wire), when set, decodes
-//     Query/Scan pages straight into batches; the batches equal what the
-//     item path builds (both use rawpage.ItemsBatch's conversion), and its
-//     errors (rawpage.ItemError, rawpage.PanicError, the SDK's) are
-//     explained by DynamoError as on the item path.
 //   - A batch returned by Next belongs to the caller, who must Release it.
 //     Close is idempotent and safe before the first Next.
 //   - A value read from a batch (columnar.Column.Value, batchRow, and eval
@@ -36,17 +36,15 @@
 //     overwrites freed buffers, so a use after release fails.
 //   - A statement either returns every matching row or fails with an error;
 //     it never returns a shorter result silently.
-//   - Every goroutine exec starts runs its work under Safely (safego.go):
+//   - Every goroutine exec starts runs its work under Safely (exec/read):
 //     a panic there is that worker's error (diag.CodeInternal, "internal error:
 //     … (please report this statement)"), handed back like a DynamoDB
 //     error, so the other workers are cancelled and their pages released;
-//     it never ends the process. Fan-outs run on a bounded pool (forEach,
-//     startSegments): at most Env.Concurrency requests at once, except a
-//     parallel Scan's segments, which all read at once.
+//     it never ends the process.
 //   - Aggregation folds exactly the aggregates of the function catalogue
 //     (planner/funcs), one accumulator per catalogue name
 //     (accumulators.go); scalar functions are exec/eval's.
-//   - Errors are *diag.Error of phase execute with a stable Code (connect
+//   - Errors are *diag.Error (parser/diag) of phase execute with a stable Code (connect
 //     for ConnectError); an evaluation failure is an execute error "eval"
 //     whose cause is the evaluate-phase error.
 package engine

@@ -6,22 +6,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
-
-// convertItems turns SDK items into M values.
-func convertItems(items []map[string]types.AttributeValue) ([]value.Value, error) {
-	vals, err := rawpage.Values(items)
-	if e, ok := unreadableItem(err); ok {
-		return nil, e
-	} else if err != nil {
-		return nil, err
-	}
-	return vals, nil
-}
 
 // itemsBatch builds one batch with a column per attribute present.
 func itemsBatch(mem memory.Allocator, items []value.Value, keys []string) arrow.RecordBatch {

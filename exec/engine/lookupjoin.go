@@ -5,9 +5,9 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/ddbsql/ddbsql/exec/eval"
+	"github.com/ddbsql/ddbsql/exec/read"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -157,71 +157,15 @@ func (op *lookupJoinOp) resolve(ctx context.Context, fresh map[string]value.Valu
 		op.cache[k] = nil
 		vals = append(vals, v)
 	}
-	var found []value.Value
-	var err error
-	if op.node.Op == planner.OpBatchGetItem {
-		found, err = op.batchLookup(ctx, vals)
-	} else {
-		found, err = op.queryLookup(ctx, vals)
-	}
+	found, err := read.Lookup(ctx, op.env.reader(), op.node, vals)
 	if err != nil {
 		return err
-	}
-	if op.node.Fetch != nil {
-		if found, err = fetchItems(ctx, op.env, op.node.Fetch, found); err != nil {
-			return err
-		}
 	}
 	for _, it := range found {
 		k := valueKey(it.Attr(op.node.Attr))
 		op.cache[k] = append(op.cache[k], it)
 	}
 	return nil
-}
-
-func (op *lookupJoinOp) batchLookup(ctx context.Context, vals []value.Value) ([]value.Value, error) {
-	var reqs []*dynamodb.BatchGetItemInput
-	for start := 0; start < len(vals); start += ddblimits.BatchGetKeys {
-		reqs = append(reqs, op.node.BatchRequest(vals[start:min(start+ddblimits.BatchGetKeys, len(vals))]))
-	}
-	return parallel(ctx, op.env, len(reqs), func(ctx context.Context, i int) ([]value.Value, error) {
-		return batchGet(ctx, op.env, op.node, reqs[i])
-	})
-}
-
-func (op *lookupJoinOp) queryLookup(ctx context.Context, vals []value.Value) ([]value.Value, error) {
-	return parallel(ctx, op.env, len(vals), func(ctx context.Context, i int) ([]value.Value, error) {
-		p := &pager{env: op.env, node: op.node, query: op.node.QueryFor(vals[i])}
-		var items []value.Value
-		for {
-			pg, err := p.next(ctx)
-			if err == io.EOF {
-				return items, nil
-			}
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, pg.items...)
-		}
-	})
-}
-
-// parallel runs n tasks with the environment's concurrency and concatenates
-// their results in task order; the first error cancels the rest.
-func parallel(ctx context.Context, env *Env, n int, task func(context.Context, int) ([]value.Value, error)) ([]value.Value, error) {
-	results := make([][]value.Value, n)
-	errs := forEach(ctx, n, env.concurrency(), "lookup", func(ctx context.Context, i int) (err error) {
-		results[i], err = task(ctx, i)
-		return err
-	})
-	if err := firstRealError(errs); err != nil {
-		return nil, err
-	}
-	var out []value.Value
-	for i := range results {
-		out = append(out, results[i]...)
-	}
-	return out, nil
 }
 
 func (op *lookupJoinOp) Close() error {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
+	"github.com/ddbsql/ddbsql/exec/read"
 )
 
 // Operator produces record batches. Next returns io.EOF after the last batch.
@@ -35,6 +36,17 @@ type Env struct {
 	Analysis *Analysis
 	// Raw, when set, decodes Query/Scan pages straight into Arrow batches.
 	Raw rawpage.Reader
+}
+
+// reader is the environment of DynamoDB reads: this one's settings as they
+// are now, and per-node statistics when EXPLAIN ANALYZE collects them.
+func (e *Env) reader() *read.Env {
+	r := &read.Env{Client: e.Client, Mem: e.Mem, Stats: e.Stats, Concurrency: e.Concurrency,
+		BatchRows: e.BatchRows, Budget: e.Budget, Limiter: e.Limiter, Raw: e.Raw}
+	if a := e.Analysis; a != nil {
+		r.NodeStats = a.stats
+	}
+	return r
 }
 
 func (e *Env) concurrency() int {

@@ -1,7 +1,7 @@
 // Package rawpage is the contract of ddbsql's fast read path: Reader, the
 // interface a decoder of Query and Scan response bodies implements
 // (exec/dynamo/wire), and Page, one decoded response. exec reads through a
-// Reader when one is set (exec.Env.Raw) and through the SDK's item maps
+// Reader when one is set (exec/read's Env.Raw) and through the SDK's item maps
 // otherwise.
 //
 // Phase: exec. It sits below both of its users so that neither imports the

@@ -14,7 +14,7 @@ import (
 // batch has one column per attribute present (key attributes first, then the
 // rest in byte order), encoded as package columnar describes; it must hold
 // exactly what the SDK path would produce. Errors must be the SDK's (so
-// exec.DynamoError explains them).
+// exec/read's DynamoError explains them).
 type Reader interface {
 	Query(ctx context.Context, in *dynamodb.QueryInput, mem memory.Allocator, keys []string) (*Page, error)
 	Scan(ctx context.Context, in *dynamodb.ScanInput, mem memory.Allocator, keys []string) (*Page, error)

@@ -16,48 +16,23 @@ import (
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
-// Page is the result of decoding one response body.
+// Page is the result of decoding one Query or Scan response body.
 type Page struct {
-	// Batch holds the items of a Query or Scan page, or the item of a
-	// GetItem (one row). It is nil when the body has no such member (a
-	// Select=COUNT page, an item that does not exist). The caller owns it.
+	// Batch holds the page's items. It is nil when the body has no Items
+	// member (a Select=COUNT page). The caller owns it.
 	Batch arrow.RecordBatch
-	// Tables holds a BatchGetItem's items, one batch per table in its
-	// Responses. The caller owns them.
-	Tables map[string]arrow.RecordBatch
-	// ItemsStart and ItemsEnd delimit the decoded member's value in the
-	// body (both 0 when there is none); Strip uses them.
+	// ItemsStart and ItemsEnd delimit the Items member's value in the body
+	// (both 0 when there is none); Strip uses them.
 	ItemsStart, ItemsEnd int
-	shape                shape
 }
 
-// Release releases every batch of the page.
+// Release releases the page's batch.
 func (p *Page) Release() {
 	if p.Batch != nil {
 		p.Batch.Release()
 		p.Batch = nil
 	}
-	for name, b := range p.Tables {
-		b.Release()
-		delete(p.Tables, name)
-	}
 }
-
-// shape is the kind of response body.
-type shape uint8
-
-const (
-	shapePage   shape = iota // Query, Scan: "Items": [item, ...]
-	shapeItem                // GetItem: "Item": item
-	shapeTables              // BatchGetItem: "Responses": {"table": [item, ...], ...}
-)
-
-var (
-	shapeMember = [...]string{shapePage: "Items", shapeItem: "Item", shapeTables: "Responses"}
-	// shapeEmpty is what Strip leaves: an empty page, no item (the SDK
-	// skips a null member), no responses.
-	shapeEmpty = [...]string{shapePage: "[]", shapeItem: "null", shapeTables: "{}"}
-)
 
 // DecodePage decodes a Query or Scan response body: the Items member
 // straight into one Arrow batch with a column per attribute present (key
@@ -67,40 +42,17 @@ var (
 func DecodePage(body []byte, mem memory.Allocator, keys []string) (Page, error) {
 	d := getDecoder()
 	defer putDecoder(d)
-	return d.decode(body, shapePage, mem, keys, nil)
+	return d.decode(body, mem, keys)
 }
 
-// DecodeGetItem decodes a GetItem response body: its Item as a batch of
-// one row (Batch nil when the item does not exist), built as DecodePage
-// builds pages.
-func DecodeGetItem(body []byte, mem memory.Allocator, keys []string) (Page, error) {
-	d := getDecoder()
-	defer putDecoder(d)
-	return d.decode(body, shapeItem, mem, keys, nil)
-}
-
-// DecodeBatchGetItem decodes a BatchGetItem response body: one batch per
-// table in Responses, key attributes from keys[table] first.
-func DecodeBatchGetItem(body []byte, mem memory.Allocator, keys map[string][]string) (Page, error) {
-	d := getDecoder()
-	defer putDecoder(d)
-	return d.decode(body, shapeTables, mem, nil, keys)
-}
-
-// Strip replaces the decoded member's value in place ([] for Items, null
-// for Item, {} for Responses) and returns the shortened body, which the
-// SDK's deserializer then reads for everything else (Count, ScannedCount,
-// LastEvaluatedKey, ConsumedCapacity, UnprocessedKeys).
+// Strip replaces the Items member's value in place with [] and returns the
+// shortened body, which the SDK's deserializer then reads for everything
+// else (Count, ScannedCount, LastEvaluatedKey, ConsumedCapacity).
 func Strip(body []byte, p Page) []byte {
 	if p.ItemsEnd == 0 {
 		return body
 	}
-	empty := shapeEmpty[p.shape]
-	if len(empty) > p.ItemsEnd-p.ItemsStart {
-		// Only `"Item":{}` is shorter than its replacement.
-		out := append(append(append([]byte(nil), body[:p.ItemsStart]...), empty...), body[p.ItemsEnd:]...)
-		return out
-	}
+	const empty = "[]"
 	n := copy(body[p.ItemsStart+len(empty):], body[p.ItemsEnd:])
 	copy(body[p.ItemsStart:], empty)
 	return body[:p.ItemsStart+len(empty)+n]
@@ -142,20 +94,19 @@ func putDecoder(d *decoder) {
 	decoders.Put(d)
 }
 
-// startRows begins a new set of columns (a page, an item, a table).
+// startRows begins a new set of columns (a page).
 func (d *decoder) startRows() {
 	d.rows = 0
 	d.gen++
 	d.active = d.active[:0]
 }
 
-func (d *decoder) decode(body []byte, sh shape, mem memory.Allocator, keys []string, tableKeys map[string][]string) (p Page, err error) {
+func (d *decoder) decode(body []byte, mem memory.Allocator, keys []string) (p Page, err error) {
 	d.b, d.i = body, 0
 	d.startRows()
-	p.shape = sh
 	defer func() {
 		if r := recover(); r != nil {
-			// Release the tables decoded so far, then go on panicking:
+			// Release what was decoded so far, then go on panicking:
 			// the goroutine's Safely reports it.
 			p.Release()
 			panic(r)
@@ -188,30 +139,17 @@ func (d *decoder) decode(body []byte, sh shape, mem memory.Allocator, keys []str
 		if err := d.expect(':'); err != nil {
 			return p, err
 		}
-		if string(key) == shapeMember[sh] {
+		if string(key) == "Items" {
 			if seen {
 				return p, d.unsupported("%s appears twice", key)
 			}
 			seen = true
 			d.ws()
 			p.ItemsStart = d.i
-			switch sh {
-			case shapePage:
-				if err := d.items(); err != nil {
-					return p, err
-				}
-				p.Batch = d.build(mem, keys)
-			case shapeItem:
-				if err := d.item(); err != nil {
-					return p, err
-				}
-				d.rows = 1
-				p.Batch = d.build(mem, keys)
-			case shapeTables:
-				if err := d.tables(&p, mem, tableKeys); err != nil {
-					return p, err
-				}
+			if err := d.items(); err != nil {
+				return p, err
 			}
+			p.Batch = d.build(mem, keys)
 			p.ItemsEnd = d.i
 		} else if err := d.skip(1); err != nil {
 			return p, err
@@ -224,53 +162,6 @@ func (d *decoder) decode(body []byte, sh shape, mem memory.Allocator, keys []str
 			return p, nil
 		default:
 			return p, d.fail("want ',' or '}' after a member")
-		}
-	}
-}
-
-// tables decodes BatchGetItem's Responses: table name → items.
-func (d *decoder) tables(p *Page, mem memory.Allocator, keys map[string][]string) error {
-	if d.i < len(d.b) && d.b[d.i] == 'n' {
-		return d.unsupported("Responses is null")
-	}
-	if err := d.expect('{'); err != nil {
-		return err
-	}
-	p.Tables = map[string]arrow.RecordBatch{}
-	if d.peek() == '}' {
-		d.i++
-		return nil
-	}
-	for {
-		d.ws()
-		raw, esc, err := d.rawString()
-		if err != nil {
-			return err
-		}
-		if esc {
-			return d.unsupported("escaped table name")
-		}
-		name := string(raw)
-		if _, dup := p.Tables[name]; dup {
-			return d.unsupported("table %q appears twice", name)
-		}
-		if err := d.expect(':'); err != nil {
-			return err
-		}
-		d.ws()
-		d.startRows()
-		if err := d.items(); err != nil {
-			return err
-		}
-		p.Tables[name] = d.build(mem, keys[name])
-		switch d.peek() {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
-			return nil
-		default:
-			return d.fail("want ',' or '}' in Responses")
 		}
 	}
 }

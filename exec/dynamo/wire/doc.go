@@ -3,9 +3,8 @@
 // instead of the SDK's []map[string]types.AttributeValue followed by a
 // conversion (~10× slower, ~74 allocations per item).
 //
-// Phase: exec. Reader is a rawpage.Reader (set as engine.Env.Raw, or
-// session.Config.Raw); it also decodes GetItem and BatchGetItem bodies
-// (Reader.GetItem, Reader.BatchGetItem), which exec does not call yet. It
+// Phase: exec. Reader is a rawpage.Reader (set as exec/read's Env.Raw, or
+// session.Config.Raw). It
 // imports exec/dynamo/rawpage (the contract, and the SDK path's item batch
 // it falls back to), exec/columnar and planner/value, never exec or
 // exec/dynamo, its ancestors; its tests compare it with the SDK path
@@ -20,10 +19,12 @@
 // it into a pooled buffer (Content-Length long) while the decoder, a
 // hand-written tokenizer, decodes the part that has arrived into
 // per-column buffers; then the SDK is handed the same body with the
-// decoded member replaced (Items: [], Item: null, Responses: {}), so Count,
-// ScannedCount, LastEvaluatedKey, ConsumedCapacity and UnprocessedKeys are
-// the SDK's own. The batch travels back to Reader through the per-call
-// state the middleware closes over (each retry attempt replaces it).
+// decoded member replaced (Items: []), so Count, ScannedCount,
+// LastEvaluatedKey and ConsumedCapacity are the SDK's own. The batch
+// travels back to Reader through the per-call state the middleware closes
+// over (each retry attempt replaces it). Only Query and Scan bodies are
+// decoded here: GetItem and BatchGetItem answers are few items each, and
+// their users need items (keys to order and match by), not batches.
 //
 // Invariants:
 //   - A batch is exactly what exec's SDK path builds (rawpage.ItemsBatch
@@ -61,5 +62,5 @@
 //     panic while reading the body is a read error, a *rawpage.PanicError
 //     (exec reports it as an internal error); a panic in the decoder
 //     releases what it built and goes on to the goroutine that reads the
-//     pages, which reports it as an internal error (exec.Safely).
+//     pages, which reports it as an internal error (exec/read's Safely).
 package wire

@@ -33,7 +33,7 @@ func New(client *dynamodb.Client) *Reader { return &Reader{client: client} }
 
 // Query sends a Query and decodes its page.
 func (r *Reader) Query(ctx context.Context, in *dynamodb.QueryInput, mem memory.Allocator, keys []string) (*rawpage.Page, error) {
-	call := newCall(shapePage, mem, keys, nil)
+	call := newCall(mem, keys)
 	defer call.done()
 	out, err := r.client.Query(ctx, in, call.option)
 	if err != nil {
@@ -44,7 +44,7 @@ func (r *Reader) Query(ctx context.Context, in *dynamodb.QueryInput, mem memory.
 
 // Scan sends a Scan and decodes its page.
 func (r *Reader) Scan(ctx context.Context, in *dynamodb.ScanInput, mem memory.Allocator, keys []string) (*rawpage.Page, error) {
-	call := newCall(shapePage, mem, keys, nil)
+	call := newCall(mem, keys)
 	defer call.done()
 	out, err := r.client.Scan(ctx, in, call.option)
 	if err != nil {
@@ -53,81 +53,23 @@ func (r *Reader) Scan(ctx context.Context, in *dynamodb.ScanInput, mem memory.Al
 	return call.page(out.Items, out.LastEvaluatedKey, out.Count, out.ScannedCount, out.ConsumedCapacity)
 }
 
-// GetItem sends a GetItem and returns its item as a batch of one row (nil
-// when the item does not exist) with the SDK's output for the rest
-// (ConsumedCapacity; out.Item is not set). exec does not use it yet: its
-// RawReader hook covers Query and Scan.
-func (r *Reader) GetItem(ctx context.Context, in *dynamodb.GetItemInput, mem memory.Allocator, keys []string) (arrow.RecordBatch, *dynamodb.GetItemOutput, error) {
-	call := newCall(shapeItem, mem, keys, nil)
-	defer call.done()
-	out, err := r.client.GetItem(ctx, in, call.option)
-	if err != nil {
-		return nil, nil, err
-	}
-	if call.decoded && out.Item == nil {
-		rec := call.batch
-		call.batch = nil
-		return rec, out, nil
-	}
-	if out.Item == nil {
-		return nil, out, nil
-	}
-	rec, err := rawpage.ItemsBatch(call.mem, []map[string]types.AttributeValue{out.Item}, keys)
-	out.Item = nil
-	return rec, out, err
-}
-
-// BatchGetItem sends a BatchGetItem and returns one batch per table that
-// returned items (key attributes from keys[table] first) with the SDK's
-// output for the rest (UnprocessedKeys, ConsumedCapacity; out.Responses is
-// not set). Like GetItem, exec does not use it yet.
-func (r *Reader) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, mem memory.Allocator, keys map[string][]string) (map[string]arrow.RecordBatch, *dynamodb.BatchGetItemOutput, error) {
-	call := newCall(shapeTables, mem, nil, keys)
-	defer call.done()
-	out, err := r.client.BatchGetItem(ctx, in, call.option)
-	if err != nil {
-		return nil, nil, err
-	}
-	if call.decoded && len(out.Responses) == 0 {
-		tables := call.tables
-		call.tables = nil
-		return tables, out, nil
-	}
-	tables := map[string]arrow.RecordBatch{}
-	for name, items := range out.Responses {
-		rec, err := rawpage.ItemsBatch(call.mem, items, keys[name])
-		if err != nil {
-			for _, b := range tables {
-				b.Release()
-			}
-			return nil, nil, err
-		}
-		tables[name] = rec
-	}
-	out.Responses = nil
-	return tables, out, nil
-}
-
 // call is the state of one request: the middleware leaves the decoded
 // batch here (each attempt replaces the previous one's).
 type call struct {
-	shape     shape
-	mem       memory.Allocator
-	keys      []string
-	tableKeys map[string][]string
-	body      *[]byte // pooled response body buffer
-	decoded   bool    // the last attempt's body was decoded here
-	batch     arrow.RecordBatch
-	tables    map[string]arrow.RecordBatch
+	mem     memory.Allocator
+	keys    []string
+	body    *[]byte // pooled response body buffer
+	decoded bool    // the last attempt's body was decoded here
+	batch   arrow.RecordBatch
 }
 
 var bodies = sync.Pool{New: func() any { b := make([]byte, 0, 1<<20); return &b }}
 
-func newCall(sh shape, mem memory.Allocator, keys []string, tableKeys map[string][]string) *call {
+func newCall(mem memory.Allocator, keys []string) *call {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	return &call{shape: sh, mem: mem, keys: keys, tableKeys: tableKeys}
+	return &call{mem: mem, keys: keys}
 }
 
 // option installs the middleware on this request's stack.
@@ -141,9 +83,9 @@ func (c *call) install(stack *middleware.Stack) error {
 
 // set keeps an attempt's decoded page, releasing an earlier attempt's.
 func (c *call) set(p Page, decoded bool) {
-	old := Page{Batch: c.batch, Tables: c.tables}
+	old := Page{Batch: c.batch}
 	old.Release()
-	c.batch, c.tables, c.decoded = p.Batch, p.Tables, decoded
+	c.batch, c.decoded = p.Batch, decoded
 }
 
 // done releases what the caller did not take.
@@ -219,14 +161,14 @@ func (m *decodeMiddleware) HandleDeserialize(ctx context.Context, in middleware.
 		// Should the decoder panic, the reader must be done writing into
 		// the pooled buffer before the panic unwinds to where it is reused.
 		defer st.all()
-		page, derr = decodeStream(st, c.shape, c.mem, c.keys, c.tableKeys)
+		page, derr = decodeStream(st, c.mem, c.keys)
 		body, rerr = st.all()
 	} else {
 		body, rerr = readBody((*c.body)[:0], resp.Body, resp.ContentLength)
 		*c.body = body
 		if rerr == nil {
 			d := getDecoder()
-			page, derr = d.decode(body, c.shape, c.mem, c.keys, c.tableKeys)
+			page, derr = d.decode(body, c.mem, c.keys)
 			putDecoder(d)
 		}
 	}
@@ -248,7 +190,7 @@ func (m *decodeMiddleware) HandleDeserialize(ctx context.Context, in middleware.
 }
 
 // maxStreamBody bounds the bodies decoded while they arrive (a Query or
-// Scan page is at most a few MB; BatchGetItem up to 16 MB).
+// Scan page is at most a few MB).
 const maxStreamBody = 64 << 20
 
 // readBody reads all of r into buf.

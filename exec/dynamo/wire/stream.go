@@ -126,17 +126,17 @@ func (d *decoder) more(want int) {
 // decodeStream decodes a body while fill is still reading it. A decode
 // that failed on a prefix is redone on the whole body; a read error is
 // returned as such (the caller passes it to the SDK).
-func decodeStream(s *stream, sh shape, mem memory.Allocator, keys []string, tableKeys map[string][]string) (Page, error) {
+func decodeStream(s *stream, mem memory.Allocator, keys []string) (Page, error) {
 	d := getDecoder()
-	p, err := d.decodeStream(s, sh, mem, keys, tableKeys)
+	p, err := d.decodeStream(s, mem, keys)
 	// Not deferred: a decoder a panic left halfway is not reused.
 	putDecoder(d)
 	return p, err
 }
 
-func (d *decoder) decodeStream(s *stream, sh shape, mem memory.Allocator, keys []string, tableKeys map[string][]string) (Page, error) {
+func (d *decoder) decodeStream(s *stream, mem memory.Allocator, keys []string) (Page, error) {
 	d.src = s
-	p, err := d.decode(s.wait(streamMargin), sh, mem, keys, tableKeys)
+	p, err := d.decode(s.wait(streamMargin), mem, keys)
 	d.src = nil
 	full, rerr := s.all()
 	if rerr != nil {
@@ -147,7 +147,7 @@ func (d *decoder) decodeStream(s *stream, sh shape, mem memory.Allocator, keys [
 		// A decode that met the end of what had arrived, or (never with
 		// HTTP/1.1 framing) a body longer than announced: decode it whole.
 		p.Release()
-		return d.decode(full, sh, mem, keys, tableKeys)
+		return d.decode(full, mem, keys)
 	}
 	return p, err
 }

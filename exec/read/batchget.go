@@ -1,4 +1,4 @@
-package engine
+package read
 
 import (
 	"context"
@@ -42,7 +42,7 @@ func batchGet(ctx context.Context, env *Env, node planner.Node, in *dynamodb.Bat
 			found = append(found, conv...)
 			n += len(items)
 		}
-		if err := env.afterResponse(node, Response{Op: "BatchGetItem", Read: int64(n), Returned: int64(n), Capacity: out.ConsumedCapacity}); err != nil {
+		if err := env.afterResponse(node, tally{Op: "BatchGetItem", Read: int64(n), Returned: int64(n), Capacity: out.ConsumedCapacity}); err != nil {
 			return nil, err
 		}
 		pending := 0
@@ -62,7 +62,12 @@ func batchGet(ctx context.Context, env *Env, node planner.Node, in *dynamodb.Bat
 		if err := sleepBackoff(ctx, round); err != nil {
 			return nil, DynamoError("BatchGetItem", err)
 		}
-		req = &dynamodb.BatchGetItemInput{RequestItems: out.UnprocessedKeys, ReturnConsumedCapacity: in.ReturnConsumedCapacity}
+		// The retry is the planner's request with its keys replaced by
+		// those DynamoDB left unprocessed (their projection and read
+		// consistency come back with them).
+		retry := *in
+		retry.RequestItems = out.UnprocessedKeys
+		req = &retry
 	}
 }
 

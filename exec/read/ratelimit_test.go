@@ -1,4 +1,4 @@
-package engine
+package read
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 // a fake clock that advances only when every goroutine is blocked, so the
 // pacing is measured exactly and the tests take no real time.
 
-// request is one paced request: wait, take latency to answer, book cost.
-func request(t *testing.T, l *RateLimiter, latency time.Duration, cost float64) {
+// pacedRequest is one paced request: wait, take latency to answer, book cost.
+func pacedRequest(t *testing.T, l *RateLimiter, latency time.Duration, cost float64) {
 	t.Helper()
 	if err := l.wait(context.Background()); err != nil {
 		t.Fatal(err)
@@ -122,11 +122,11 @@ func TestRateLimiterConcurrent(t *testing.T) {
 func TestRateLimiterNoBurstAfterIdle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		l := NewRateLimiter(100)
-		request(t, l, 0, 50)
+		pacedRequest(t, l, 0, 50)
 		time.Sleep(10 * time.Second)
 		start := time.Now()
-		request(t, l, 0, 50)
-		request(t, l, 0, 50)
+		pacedRequest(t, l, 0, 50)
+		pacedRequest(t, l, 0, 50)
 		if got := time.Since(start); got != 500*time.Millisecond {
 			t.Fatalf("after an idle pause two 50 RCU requests took %v, want 500ms at 100 RCU/s", got)
 		}
@@ -136,7 +136,7 @@ func TestRateLimiterNoBurstAfterIdle(t *testing.T) {
 func TestRateLimiterCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		l := NewRateLimiter(1)
-		request(t, l, 0, 3600) // the next request may go in an hour
+		pacedRequest(t, l, 0, 3600) // the next request may go in an hour
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		start := time.Now()

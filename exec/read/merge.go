@@ -1,12 +1,48 @@
-package engine
+package read
 
 import (
 	"context"
 	"io"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
+
+// mergeOp reads an IN list's Queries and merges their items in sort-key
+// order (planner.Access.Merge); their first pages are fetched together.
+type mergeOp struct {
+	env    *Env
+	access *planner.Access
+	merge  *merger
+	closed bool
+}
+
+// NewMerge merges a's Queries, each in sort-key order, into one stream in
+// that order.
+func NewMerge(env *Env, a *planner.Access) Operator { return &mergeOp{env: env, access: a} }
+
+func (op *mergeOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if op.closed {
+		return nil, io.EOF
+	}
+	if op.merge == nil {
+		pagers := pagersOf(op.env, op.access, false)
+		heads, err := prefetch(ctx, op.env, pagers)
+		if err != nil {
+			return nil, err
+		}
+		op.merge = newMerger(op.env, pagers, heads, op.access.Merge)
+	}
+	items, err := op.merge.next(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return itemsBatch(op.env.Mem, items, op.access.KeyAttrs), nil
+}
+
+func (op *mergeOp) Close() error { op.closed = true; return nil }
 
 // merger merges several Query streams, each already in sort-key order, into
 // one stream in that order. It fetches a stream's next page only when that

@@ -1,4 +1,4 @@
-package engine
+package read
 
 import (
 	"context"
@@ -73,10 +73,10 @@ func (e *Env) beforeRequest(ctx context.Context, op string) error {
 // that sent it, paces the limiter, and enforces the RCU budget: once the
 // statement has consumed more than Budget, it stops with an error rather
 // than return a partial result.
-func (e *Env) afterResponse(node planner.Node, r Response) error {
-	e.Stats.Request(r)
-	if e.Analysis != nil {
-		e.Analysis.stats(node).Request(r)
+func (e *Env) afterResponse(node planner.Node, r tally) error {
+	e.Stats.record(r)
+	if e.NodeStats != nil {
+		e.NodeStats(node).record(r)
 	}
 	var units float64
 	for _, c := range r.Capacity {
@@ -96,8 +96,8 @@ func (e *Env) afterResponse(node planner.Node, r Response) error {
 
 // failedRequest records a request that returned an error.
 func (e *Env) failedRequest(node planner.Node, op string) {
-	e.Stats.UnitRequest(op)
-	if e.Analysis != nil {
-		e.Analysis.stats(node).UnitRequest(op)
+	e.Stats.recordFailure(op)
+	if e.NodeStats != nil {
+		e.NodeStats(node).recordFailure(op)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package read
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 
 // A panic that escapes a goroutine ends the process with a stack trace,
 // whichever goroutine it happens on, and no recover on the statement's own
-// goroutine can catch it. So every goroutine the engine starts (read-ahead,
+// goroutine can catch it. So every goroutine ddbsql starts (read-ahead,
 // scan segments, IN-list first pages, lookup and BatchGetItem workers, the
 // response reader, the progress line, the REPL's background look-ups) runs
 // its work under Safely, and hands the error it returns back the way it

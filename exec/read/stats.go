@@ -1,4 +1,4 @@
-package engine
+package read
 
 import (
 	"sort"
@@ -28,8 +28,8 @@ func NewStats() *Stats {
 	return &Stats{start: time.Now(), requests: map[string]int{}, byTarget: map[string]float64{}}
 }
 
-// Response is what one DynamoDB response adds to the statistics.
-type Response struct {
+// tally is what one DynamoDB response adds to the statistics.
+type tally struct {
 	Op             string // "GetItem", "BatchGetItem", "Query" or "Scan"
 	Read, Returned int64  // items read (before any filter) and returned
 	Page           bool   // a Query or Scan page, counted in the pages
@@ -44,8 +44,8 @@ func capacityOf(c *types.ConsumedCapacity) []types.ConsumedCapacity {
 	return []types.ConsumedCapacity{*c}
 }
 
-// Request records one DynamoDB response.
-func (s *Stats) Request(r Response) {
+// record counts one DynamoDB response.
+func (s *Stats) record(r tally) {
 	if s == nil {
 		return
 	}
@@ -62,8 +62,8 @@ func (s *Stats) Request(r Response) {
 	}
 }
 
-// UnitRequest records a request that failed or returned nothing countable.
-func (s *Stats) UnitRequest(op string) { s.Request(Response{Op: op}) }
+// recordFailure counts a request that failed.
+func (s *Stats) recordFailure(op string) { s.record(tally{Op: op}) }
 
 func (s *Stats) addCapacity(c types.ConsumedCapacity) {
 	table := ""
@@ -91,8 +91,8 @@ func (s *Stats) addCapacity(c types.ConsumedCapacity) {
 	}
 }
 
-// SegmentDone counts a Scan segment read to its end.
-func (s *Stats) SegmentDone() {
+// segmentDone counts a Scan segment read to its end.
+func (s *Stats) segmentDone() {
 	if s == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package engine
+package read
 
 import (
 	"context"
@@ -41,7 +41,11 @@ func TestReadAhead(t *testing.T) {
 		queries.Store(0)
 		mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 		env := &Env{Client: db, Mem: mem, Stats: NewStats()}
-		op := newReadOp(env, &planner.Access{Op: planner.OpQuery, Table: "app", Queries: []*dynamodb.QueryInput{query},
+		newOp := NewPages
+		if ahead {
+			newOp = NewReadAhead
+		}
+		op := newOp(env, &planner.Access{Op: planner.OpQuery, Table: "app", Queries: []*dynamodb.QueryInput{query},
 			KeyAttrs: []string{"PK", "SK"}, ReadAhead: ahead})
 		b, err := op.Next(context.Background())
 		if err != nil {

@@ -1,4 +1,4 @@
-package engine
+package read
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func TestSafely(t *testing.T) {
 	if want := "internal error: assignment to entry in nil map (please report this statement)"; ee.Msg != want {
 		t.Errorf("message %q, want %q", ee.Msg, want)
 	}
-	if stack := string(PanicStack(err)); !strings.Contains(stack, "engine.TestSafely") {
+	if stack := string(PanicStack(err)); !strings.Contains(stack, "read.TestSafely") {
 		t.Errorf("the stack is not the panic's:\n%s", stack)
 	}
 }
