@@ -17,6 +17,14 @@ type columnIDs struct {
 	ids map[columnKey]expr.ColumnID
 }
 
+// columnID numbers attribute attr of FROM item source.
+func (b *binder) columnID(source int, attr string) expr.ColumnID {
+	if b.columns == nil {
+		b.columns = &columnIDs{}
+	}
+	return b.columns.of(source, attr)
+}
+
 func (c *columnIDs) of(source int, attr string) expr.ColumnID {
 	k := columnKey{source: source, attr: attr}
 	if id, ok := c.ids[k]; ok {

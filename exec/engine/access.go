@@ -84,7 +84,7 @@ func (op *readOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err != nil {
 			return nil, err
 		}
-		return qualifiedItemsBatch(op.env.Mem, items, op.access.KeyAttrs, outputSource(op.access.Qualify, op.access.Source)), nil
+		return itemsBatch(op.env.Mem, items, op.access.KeyAttrs), nil
 	}
 	for op.cur < len(op.pagers) {
 		var pg page
@@ -116,11 +116,10 @@ func (op *readOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 // batch turns a page into the operator's output batch.
 func (op *readOp) batch(items []value.Value, rec arrow.RecordBatch) arrow.RecordBatch {
-	src := outputSource(op.access.Qualify, op.access.Source)
 	if rec != nil {
-		return qualifyBatch(rec, src)
+		return rec
 	}
-	return qualifiedItemsBatch(op.env.Mem, items, op.access.KeyAttrs, src)
+	return itemsBatch(op.env.Mem, items, op.access.KeyAttrs)
 }
 
 func (op *readOp) Close() error {

@@ -19,6 +19,10 @@ type filterOp struct {
 	row   batchRow
 }
 
+func newFilterOp(env *Env, pred expr.Expr, input Operator) *filterOp {
+	return &filterOp{env: env, pred: pred, input: input, row: newBatchRow(pred)}
+}
+
 func (op *filterOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	for {
 		in, err := op.input.Next(ctx)

@@ -28,7 +28,7 @@ func (op *getOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, io.EOF
 		}
 		if len(items) > 0 {
-			return qualifiedItemsBatch(op.env.Mem, items, op.access.KeyAttrs, outputSource(op.access.Qualify, op.access.Source)), nil
+			return itemsBatch(op.env.Mem, items, op.access.KeyAttrs), nil
 		}
 	}
 }

@@ -152,8 +152,8 @@ func TestFilter(t *testing.T) {
 // otEvalRow shows an otRow to the evaluator.
 type otEvalRow struct{ r otRow }
 
-func (o otEvalRow) Attr(_ int, name string) value.Value { return o.r.get(name) }
-func (o otEvalRow) Item(int) (value.Value, bool)        { return value.MissingValue(), false }
+func (o otEvalRow) Attr(id expr.ColumnID) value.Value { return o.r.get(otColumnOf(id).attr) }
+func (o otEvalRow) Item(int) (value.Value, bool)      { return value.MissingValue(), false }
 func (o otEvalRow) Ref(i int) value.Value {
 	if i < len(o.r.vals) {
 		return o.r.vals[i]
@@ -259,12 +259,12 @@ func TestProject(t *testing.T) {
 	src.check(t)
 }
 
-// SELECT * renames joined (qualified) columns to their attribute names and
-// passes plain batches through.
-func TestStarRenamesQualifiedColumns(t *testing.T) {
+// SELECT * names joined columns by their attributes and passes plain
+// batches through.
+func TestStarNamesJoinedColumnsByAttribute(t *testing.T) {
 	env := otEnv(t)
 	src := otSrc(env,
-		otBatch{names: []string{QualifiedName(0, "a"), QualifiedName(1, "b")}, rows: [][]value.Value{{otN("1"), otS("x")}}},
+		otBatch{names: []string{"a", "b"}, from: []int{0, 1}, rows: [][]value.Value{{otN("1"), otS("x")}}},
 		otBatch{names: []string{"a"}, rows: [][]value.Value{{otN("2")}}},
 	)
 	op := otMustBuild(t, env, &planner.Project{Input: &otLeaf{op: src}, Star: true})

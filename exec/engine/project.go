@@ -22,6 +22,10 @@ type projectOp struct {
 	row   batchRow
 }
 
+func newProjectOp(env *Env, exprs []expr.Expr, names []string, input Operator) *projectOp {
+	return &projectOp{env: env, exprs: exprs, names: names, input: input, row: newBatchRow(exprs...)}
+}
+
 func (op *projectOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	in, err := op.input.Next(ctx)
 	if err != nil {
@@ -76,12 +80,8 @@ func (op *projectOp) selectColumns(in arrow.RecordBatch) (arrow.RecordBatch, boo
 			if len(t.Path) != 1 || t.Path[0].IsIndex {
 				return nil, false
 			}
-			if op.row.bySource != nil {
-				if c, ok := op.row.bySource[t.Source][t.Path[0].Name]; ok {
-					idx = c
-				}
-			} else if c, ok := op.row.byName[t.Path[0].Name]; ok {
-				idx = c
+			if int(t.ID) < len(op.row.slots) && t.ID > expr.NoColumn {
+				idx = op.row.slots[t.ID]
 			}
 		default:
 			return nil, false
@@ -90,7 +90,8 @@ func (op *projectOp) selectColumns(in arrow.RecordBatch) (arrow.RecordBatch, boo
 			return nil, false
 		}
 		cols[i] = in.Column(idx)
-		fields[i] = in.Schema().Field(idx)
+		// A projection's columns are positions: drop the FROM item.
+		fields[i] = withFromItem(in.Schema().Field(idx), -1)
 		fields[i].Name = op.names[i]
 	}
 	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, in.NumRows()), true

@@ -3,9 +3,6 @@ package engine
 import (
 	"context"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 )
 
@@ -40,19 +37,4 @@ func (p *pager) rawNext(ctx context.Context) (page, error) {
 	}
 	p.advance(rp.LastEvaluatedKey, rp.ScannedCount)
 	return page{rec: rp.Batch, count: int64(rp.Count), scanned: int64(rp.ScannedCount)}, nil
-}
-
-// qualifyBatch renames a batch's columns to QualifiedName(source, attr) for
-// joined rows; with source < 0 it returns the batch unchanged.
-func qualifyBatch(rec arrow.RecordBatch, source int) arrow.RecordBatch {
-	if source < 0 {
-		return rec
-	}
-	fields := rec.Schema().Fields()
-	for i := range fields {
-		fields[i].Name = QualifiedName(source, fields[i].Name)
-	}
-	out := array.NewRecordBatch(arrow.NewSchema(fields, nil), rec.Columns(), rec.NumRows())
-	rec.Release()
-	return out
 }

@@ -8,10 +8,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
-// starOp passes items through as the rows of SELECT *. Joined rows have
-// columns named by FROM item; they are renamed to the bare attribute names
-// (the output formats de-duplicate names where they must). With sources
-// (a join's SELECT alias.*), only those FROM items' columns are kept.
+// starOp passes items through as the rows of SELECT *: columns are named
+// by their attributes already, also in joined rows (the output formats
+// de-duplicate names where they must). With sources (a join's SELECT
+// alias.*), only the columns of those FROM items are kept, as the FROM
+// item each joined column carries says.
 type starOp struct {
 	env     *Env
 	input   Operator
@@ -23,19 +24,18 @@ func (op *starOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if err != nil {
 		return nil, err
 	}
+	if op.sources == nil {
+		return in, nil
+	}
 	fields := in.Schema().Fields()
 	cols := in.Columns()
 	changed := false
 	var keptFields []arrow.Field
 	var keptCols []arrow.Array
 	for i, f := range fields {
-		if src, attr, ok := SplitQualified(f.Name); ok {
-			if op.sources != nil && !slices.Contains(op.sources, src) {
-				changed = true
-				continue
-			}
-			f.Name = attr
+		if src := fromItemOf(f); src >= 0 && !slices.Contains(op.sources, src) {
 			changed = true
+			continue
 		}
 		keptFields, keptCols = append(keptFields, f), append(keptCols, cols[i])
 	}
