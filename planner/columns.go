@@ -1,6 +1,10 @@
 package planner
 
-import "github.com/ddbsql/ddbsql/planner/expr"
+import (
+	"slices"
+
+	"github.com/ddbsql/ddbsql/planner/expr"
+)
 
 // columnKey is a column of a statement: a top-level attribute of one FROM
 // item.
@@ -62,4 +66,60 @@ func FromItems(n Node) []int {
 		return FromItems(n.Inputs()[0])
 	}
 	return nil
+}
+
+// ClientExprs are the expressions exec evaluates for node n itself, on the
+// client, over its input rows: a filter's predicate, a select list, group
+// keys and aggregate arguments, sort keys, join keys and residuals (not
+// the conditions DynamoDB evaluates, nor those of n's inputs).
+func ClientExprs(n Node) []expr.Expr {
+	var out []expr.Expr
+	add := func(es ...expr.Expr) {
+		for _, e := range es {
+			if e != nil {
+				out = append(out, e)
+			}
+		}
+	}
+	switch t := n.(type) {
+	case *Filter:
+		add(t.Pred)
+	case *Project:
+		add(t.Exprs...)
+	case *Aggregate:
+		add(t.Groups...)
+		for _, a := range t.Aggs {
+			add(a.Arg)
+		}
+	case *Sort:
+		for _, k := range t.Keys {
+			add(k.Expr)
+		}
+	case *HashJoin:
+		add(t.ProbeKeys...)
+		add(t.BuildKeys...)
+		add(t.Residual)
+	case *LookupJoin:
+		add(t.Probe, t.Residual)
+	}
+	return out
+}
+
+// Uses lists the columns node n's client-side expressions read
+// (ClientExprs), one per column ID, in ID order.
+func Uses(n Node) []expr.Column {
+	seen := map[expr.ColumnID]expr.Column{}
+	for _, e := range ClientExprs(n) {
+		for _, c := range expr.Columns(e) {
+			if _, ok := seen[c.ID]; !ok {
+				seen[c.ID] = c
+			}
+		}
+	}
+	out := make([]expr.Column, 0, len(seen))
+	for _, c := range seen {
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b expr.Column) int { return int(a.ID) - int(b.ID) })
+	return out
 }

@@ -21,14 +21,12 @@ const (
 // Access is a leaf that reads DynamoDB. Its requests are complete: exec adds
 // only ExclusiveStartKey when paginating and re-sends UnprocessedKeys.
 type Access struct {
-	Op     Op
-	Table  string
-	Index  string // "" for the base table
-	Source int    // FROM item this access reads
-	// Qualify names output columns by Source (joins); otherwise columns
-	// are the attribute names.
-	Qualify bool
-
+	Op    Op
+	Table string
+	Index string // "" for the base table
+	// Source is the FROM item this access reads; its rows' columns are
+	// that item's attributes, by name (see FromItems).
+	Source  int
 	Gets    []*dynamodb.GetItemInput
 	Batches []*dynamodb.BatchGetItemInput
 	Queries []*dynamodb.QueryInput // several: one per partition key value (IN)
