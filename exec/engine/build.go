@@ -30,6 +30,9 @@ func buildWith(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 }
 
 func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
+	if c, ok := unnumbered(planner.ClientExprs(n)...); ok {
+		return nil, execErrorf(CodeInternal, "column %s has no column ID", c)
+	}
 	switch t := n.(type) {
 	case *planner.Access:
 		switch {

@@ -278,3 +278,14 @@ func TestStarNamesJoinedColumnsByAttribute(t *testing.T) {
 	op.Close()
 	src.check(t)
 }
+
+// Operators read columns by the IDs the planner gives them: a reference
+// without one is a planning bug, reported before anything runs.
+func TestUnnumberedColumnIsInternalError(t *testing.T) {
+	env := otEnv(t)
+	src := otSrc(env, otBatch{names: []string{"a"}, rows: [][]value.Value{{otN("1")}}})
+	pred := expr.Binary{Op: expr.OpEq, L: expr.Column{Path: value.Path{{Name: "a"}}}, R: otLit(otN("1"))}
+	if _, err := otBuild(env, &planner.Filter{Input: &otLeaf{op: src}, Pred: pred}); otCode(err) != CodeInternal {
+		t.Fatalf("build error %v, want an internal error", err)
+	}
+}
