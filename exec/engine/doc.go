@@ -18,6 +18,18 @@
 //     item path builds (both use rawpage.ItemsBatch's conversion), and its
 //     errors (rawpage.ItemError, rawpage.PanicError, the SDK's) are
 //     explained by DynamoError as on the item path.
+//   - Columns are read by ID, never looked up by name per cell
+//     (layout.go). A batch read from one table names its columns by
+//     attribute; a joined batch does too, and marks each field with the
+//     FROM item it belongs to in the field's metadata (set by the join
+//     that builds the batch, kept by every operator that rebuilds rows:
+//     sort, and the joins above). An operator collects the column IDs its
+//     expressions use when it is built, binds them to a batch's columns
+//     once per schema (batchRow.reset), and then reads each cell by index;
+//     eval.Row.Attr takes the ID. A projection's output columns are
+//     positions and carry no FROM item. SELECT * passes batches through
+//     (alias.* keeps the marked columns of its FROM items). A column
+//     reference without an ID is an internal error at Build.
 //   - A batch returned by Next belongs to the caller, who must Release it.
 //     Close is idempotent and safe before the first Next.
 //   - A value read from a batch (columnar.Column.Value, batchRow, and eval

@@ -24,7 +24,7 @@ func convertItems(items []map[string]types.AttributeValue) ([]value.Value, error
 // keys first.
 func itemsBatch(mem memory.Allocator, items []value.Value, keys []string) arrow.RecordBatch {
 	names := rawpage.Columns(items, keys)
-	return rawpage.Build(mem, items, names, names)
+	return rawpage.Build(mem, items, names)
 }
 
 func containsString(list []string, s string) bool {
