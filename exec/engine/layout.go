@@ -223,8 +223,8 @@ func (r *batchRow) Ref(i int) value.Value {
 }
 
 // rowLayout is what a batch rebuilt from rows must carry of its input's
-// columns: their names and FROM items. Operators share one while the
-// layout stays the same, so rows compare layouts by pointer.
+// columns: their names and FROM items. An operator shares one while its
+// input's layout stays the same, so most comparisons are by pointer.
 type rowLayout struct {
 	names  []string
 	from   []int
@@ -243,6 +243,11 @@ func newRowLayout(names []string, from []int) *rowLayout {
 // items (a nil layout matches nothing).
 func (l *rowLayout) matches(names []string, from []int) bool {
 	return l != nil && slices.Equal(l.names, names) && slices.Equal(l.from, from)
+}
+
+// same reports whether l and o describe the same columns.
+func (l *rowLayout) same(o *rowLayout) bool {
+	return l == o || (o != nil && l.matches(o.names, o.from))
 }
 
 // tag marks rec's columns with the layout's FROM items; it takes over rec.

@@ -277,7 +277,7 @@ func (op *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	limit := op.env.batchRows()
 	var vals []value.Value
 	var spent []*sortInput // inputs whose last row is in this batch
-	for op.pos < len(op.rows) && b.Len() < limit && op.rows[op.pos].layout() == layout {
+	for op.pos < len(op.rows) && b.Len() < limit && op.rows[op.pos].layout().same(layout) {
 		r := op.rows[op.pos]
 		op.rows[op.pos] = nil
 		op.pos++
