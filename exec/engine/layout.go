@@ -149,7 +149,8 @@ func (r *batchRow) reset(rec arrow.RecordBatch) {
 func (r *batchRow) bind(s *arrow.Schema) {
 	r.schema = s
 	r.names, r.from = r.names[:0], r.from[:0]
-	for _, f := range s.Fields() {
+	for c := 0; c < s.NumFields(); c++ {
+		f := s.Field(c) // Fields() would copy them all
 		r.names, r.from = append(r.names, f.Name), append(r.from, fromItemOf(f))
 	}
 	if cap(r.slots) < len(r.uses) {
