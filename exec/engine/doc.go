@@ -26,8 +26,13 @@
 //     sort, and the joins above). An operator collects the column IDs its
 //     expressions use when it is built, binds them to a batch's columns
 //     once per schema (batchRow.reset), and then reads each cell by index;
-//     eval.Row.Attr takes the ID. A projection's output columns are
-//     positions and carry no FROM item. SELECT * passes batches through
+//     eval.Row.Attr takes the ID. A projection passes a plain attribute
+//     through by the index its ID is bound to (sharing the array) and
+//     evaluates only the other expressions; its output columns are
+//     positions and carry no FROM item. A client filter decides an
+//     attribute-literal comparison on the bound Arrow array where the
+//     batch stores the attribute in the literal's plain type, with
+//     exactly eval's results and errors (filtercells.go). SELECT * passes batches through
 //     (alias.* keeps the marked columns of its FROM items). A column
 //     reference without an ID is an internal error at Build.
 //   - A batch returned by Next belongs to the caller, who must Release it.
