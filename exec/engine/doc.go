@@ -32,9 +32,11 @@
 //     positions and carry no FROM item. A client filter decides an
 //     attribute-literal comparison on the bound Arrow array where the
 //     batch stores the attribute in the literal's plain type, with
-//     exactly eval's results and errors (filtercells.go). SELECT * passes batches through
-//     (alias.* keeps the marked columns of its FROM items). A column
-//     reference without an ID is an internal error at Build.
+//     exactly eval's results and errors (filtercells.go). SELECT *
+//     passes a single table's batches through and clears the marks of
+//     joined ones (alias.* keeps the columns of its FROM items), so no
+//     mark leaves the engine. A column reference without an ID is an
+//     internal error at Build.
 //   - A batch returned by Next belongs to the caller, who must Release it.
 //     Close is idempotent and safe before the first Next.
 //   - A value read from a batch (columnar.Column.Value, batchRow, and eval

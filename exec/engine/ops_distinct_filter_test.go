@@ -275,6 +275,9 @@ func TestStarNamesJoinedColumnsByAttribute(t *testing.T) {
 	if rows[0].names[0] != "a" || rows[0].names[1] != "b" || rows[0].get("b").Text() != "x" || rows[1].get("a").Text() != "2" {
 		t.Errorf("rows %v / %v", rows[0].names, rows[1].names)
 	}
+	if rows[0].from[0] != -1 || rows[0].from[1] != -1 {
+		t.Errorf("SELECT * rows keep FROM items %v, want none", rows[0].from)
+	}
 	op.Close()
 	src.check(t)
 }

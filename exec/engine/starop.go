@@ -10,9 +10,9 @@ import (
 
 // starOp passes items through as the rows of SELECT *: columns are named
 // by their attributes already, also in joined rows (the output formats
-// de-duplicate names where they must). With sources (a join's SELECT
-// alias.*), only the columns of those FROM items are kept, as the FROM
-// item each joined column carries says.
+// de-duplicate names where they must); joined rows lose the FROM item
+// marks of their fields. With sources (a join's SELECT alias.*), only the
+// columns of those FROM items are kept, as those marks say.
 type starOp struct {
 	env     *Env
 	input   Operator
@@ -24,18 +24,22 @@ func (op *starOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if err != nil {
 		return nil, err
 	}
-	if op.sources == nil {
-		return in, nil
-	}
 	fields := in.Schema().Fields()
 	cols := in.Columns()
 	changed := false
 	var keptFields []arrow.Field
 	var keptCols []arrow.Array
 	for i, f := range fields {
-		if src := fromItemOf(f); src >= 0 && !slices.Contains(op.sources, src) {
+		src := fromItemOf(f)
+		if src >= 0 {
+			if op.sources != nil && !slices.Contains(op.sources, src) {
+				changed = true
+				continue
+			}
+			// The FROM item is the engine's; rows leave with the names and
+			// encodings alone, as a single table's do.
+			f = withFromItem(f, -1)
 			changed = true
-			continue
 		}
 		keptFields, keptCols = append(keptFields, f), append(keptCols, cols[i])
 	}
