@@ -12,7 +12,8 @@
 //     aggregation, sorting and limits.
 //   - exec/eval evaluates the planner's resolved expressions over a row.
 //   - exec/columnar maps DynamoDB values onto Arrow columns and back.
-//   - exec/format writes results (table, csv, tsv, json, ndjson, markdown).
+//   - exec/format writes results (table, csv, tsv, json, ndjson, markdown;
+//     parquet and arrow files).
 //   - exec/dynamo is the boundary with DynamoDB: the client, the catalog,
 //     connection settings, the in-process backend (memdb), the file loaders
 //     (offline) and the fast wire decoder (wire).

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // checkTokens reports the first lexical problem of a statement, in source
@@ -12,7 +14,7 @@ import (
 // cannot read, and query parameters (ddbsql has no way to bind them). Doing
 // this ourselves gives a precise message where sqlparser would say only
 // "syntax error" — or, for '#', say nothing and drop the rest of the line.
-func checkTokens(src string, toks []token) *Error {
+func checkTokens(src string, toks []token) *diag.Error {
 	for _, t := range toks {
 		text := src[t.start:t.end]
 		switch {
@@ -23,39 +25,39 @@ func checkTokens(src string, toks []token) *Error {
 		case t.glued:
 			return dashTrap(src, t.start)
 		case t.kind == tkQuoted && len(text) == 2:
-			return errAt(CodeSyntax, t.start, "empty name "+text, "a quoted name needs at least one character; strings take single quotes: ''")
+			return errAt(diag.CodeSyntax, t.start, "empty name "+text, "a quoted name needs at least one character; strings take single quotes: ''")
 		case t.kind == tkBad:
 			return badToken(src, t)
 		case t.kind == tkDollar:
-			return errAt(CodeUnsupported, t.start,
+			return errAt(diag.CodeUnsupported, t.start,
 				"positional parameters such as "+text+" are not supported", "write the value into the statement")
 		case t.kind == tkParam:
-			return errAt(CodeUnsupported, t.start,
+			return errAt(diag.CodeUnsupported, t.start,
 				"query parameters such as "+text+" are not supported", "write the value into the statement")
 		}
 	}
 	return nil
 }
 
-func unterminated(src string, t token) *Error {
+func unterminated(src string, t token) *diag.Error {
 	switch t.kind {
 	case tkQuoted:
 		if src[t.start] == '"' {
-			return errAt(CodeSyntax, t.start, "unterminated quoted name",
+			return errAt(diag.CodeSyntax, t.start, "unterminated quoted name",
 				`close the name with a double quote ("); write "" for a double quote inside it. A string takes single quotes: 'text'`)
 		}
-		return errAt(CodeSyntax, t.start, "unterminated quoted name", "close the name with a backtick (`); write `` for a backtick inside it")
+		return errAt(diag.CodeSyntax, t.start, "unterminated quoted name", "close the name with a backtick (`); write `` for a backtick inside it")
 	case tkComment:
-		return errAt(CodeSyntax, t.start, "unterminated comment", "close the comment with */")
+		return errAt(diag.CodeSyntax, t.start, "unterminated comment", "close the comment with */")
 	}
-	return errAt(CodeSyntax, t.start, "unterminated string", "close the string with a matching quote; write '' for a quote inside it")
+	return errAt(diag.CodeSyntax, t.start, "unterminated string", "close the string with a matching quote; write '' for a quote inside it")
 }
 
 // hashTrap reports a '#' glued to what precedes it, e.g. GSI1#PK. MySQL
 // syntax (and so sqlparser) starts a comment at '#', which would silently
 // turn WHERE GSI1#PK = 'x' into WHERE GSI1. The error points at the whole
 // name or value.
-func hashTrap(src string, hash int) *Error {
+func hashTrap(src string, hash int) *diag.Error {
 	end := hash + 1
 	for end < len(src) && (isNameChar(src[end]) || src[end] == '#') {
 		end++
@@ -67,7 +69,7 @@ func hashTrap(src string, hash int) *Error {
 		if open := strings.LastIndexByte(src[lineStart:hash-1], q); open >= 0 {
 			open += lineStart
 			whole := src[open+1:hash-1] + rest
-			return errAt(CodeUnquotedHash, open,
+			return errAt(diag.CodeUnquotedHash, open,
 				"'#' after "+src[open:hash]+" starts a comment, so the rest of the line would be ignored",
 				"put the '#' inside the quotes: "+string(q)+whole+string(q))
 		}
@@ -77,14 +79,14 @@ func hashTrap(src string, hash int) *Error {
 		start--
 	}
 	name := src[start:end]
-	return errAt(CodeUnquotedHash, start,
+	return errAt(diag.CodeUnquotedHash, start,
 		"'#' starts a comment, so "+name+" would be cut at '#' and the rest of the line ignored",
 		"write \""+name+"\" or `"+name+"` if it is a name, or '"+name+"' in single quotes if it is a value")
 }
 
 // dashTrap reports "--" glued between name characters, e.g. ORDER--2024:
 // sqlparser starts a comment there (MySQL would not) and drops the rest.
-func dashTrap(src string, dash int) *Error {
+func dashTrap(src string, dash int) *diag.Error {
 	start := dash
 	for start > 0 && isNameChar(src[start-1]) {
 		start--
@@ -94,27 +96,27 @@ func dashTrap(src string, dash int) *Error {
 		end++
 	}
 	text := src[start:end]
-	return errAt(CodeSyntax, start,
+	return errAt(diag.CodeSyntax, start,
 		"'--' starts a comment, so "+text+" would be cut at '--' and the rest of the line ignored",
 		"write `"+text+"` in backticks if it is a name, '"+text+"' in single quotes if it is a value, or put a blank before -- for a comment")
 }
 
 // badToken explains a byte sqlparser cannot tokenize.
-func badToken(src string, t token) *Error {
+func badToken(src string, t token) *diag.Error {
 	text := src[t.start:t.end]
 	r, _ := utf8.DecodeRuneInString(text)
 	switch {
 	case isDigit(text[0]) || text[0] == '.':
-		return errAt(CodeSyntax, t.start, "unexpected "+quoteSnippet(text)+": a name cannot start with a digit",
+		return errAt(diag.CodeSyntax, t.start, "unexpected "+quoteSnippet(text)+": a name cannot start with a digit",
 			"write `"+text+"` in backticks if it is a name")
 	case r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsNumber(r)):
 		word := wordAround(src, t.start)
-		return errAt(CodeSyntax, t.start, "unexpected character "+quoteSnippet(string(r)),
+		return errAt(diag.CodeSyntax, t.start, "unexpected character "+quoteSnippet(string(r)),
 			"names with characters other than ASCII letters, digits and _ must be written in backticks: `"+word+"`")
 	case text[0] == '$':
-		return errAt(CodeSyntax, t.start, "unexpected character '$'", "write a name containing $ in backticks")
+		return errAt(diag.CodeSyntax, t.start, "unexpected character '$'", "write a name containing $ in backticks")
 	}
-	return errAt(CodeSyntax, t.start, "unexpected character "+describeRune(text), "")
+	return errAt(diag.CodeSyntax, t.start, "unexpected character "+describeRune(text), "")
 }
 
 // wordAround is the run of name characters (ASCII or not) around offset i.

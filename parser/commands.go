@@ -1,6 +1,10 @@
 package parser
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
+)
 
 // The statements below are parsed here rather than by sqlparser, which turns
 // EXPLAIN and DESCRIBE into an empty OtherRead and drops the table of
@@ -8,7 +12,7 @@ import "strings"
 
 // explain parses EXPLAIN [ANALYZE] <select> and EXPLAIN t (MySQL's synonym
 // for DESCRIBE t).
-func (s *stmt) explain() (Statement, *Error) {
+func (s *stmt) explain() (Statement, *diag.Error) {
 	i, analyze := 1, false
 	if s.word(i) == "analyze" {
 		i, analyze = 2, true
@@ -36,7 +40,7 @@ func (s *stmt) explain() (Statement, *Error) {
 }
 
 // describe parses DESCRIBE t, DESC t, and DESCRIBE <select> (= EXPLAIN).
-func (s *stmt) describe() (Statement, *Error) {
+func (s *stmt) describe() (Statement, *diag.Error) {
 	if len(s.sig) == 1 {
 		return nil, s.missing("DESCRIBE needs a table name")
 	}
@@ -58,7 +62,7 @@ func (s *stmt) describe() (Statement, *Error) {
 }
 
 // show parses SHOW TABLES and SHOW INDEXES|INDEX|KEYS FROM|IN t.
-func (s *stmt) show() (Statement, *Error) {
+func (s *stmt) show() (Statement, *diag.Error) {
 	const hint = "ddbsql supports SHOW TABLES and SHOW INDEXES FROM t"
 	switch w := s.word(1); {
 	case len(s.sig) == 1:
@@ -87,7 +91,7 @@ func (s *stmt) show() (Statement, *Error) {
 		}
 		return &ShowIndexes{Table: name, Loc: s.span(0)}, nil
 	case s.sig[1].kind == tkIdent:
-		return nil, errAt(CodeUnsupported, s.sig[1].start, "SHOW "+strings.ToUpper(w)+" is not supported", hint)
+		return nil, errAt(diag.CodeUnsupported, s.sig[1].start, "SHOW "+strings.ToUpper(w)+" is not supported", hint)
 	}
 	return nil, s.unexpected(1, hint)
 }
@@ -115,13 +119,13 @@ func (s *stmt) tableName(i int) (string, bool) {
 }
 
 // notExplainable rejects a statement other than SELECT after EXPLAIN.
-func (s *stmt) notExplainable(i int) *Error {
+func (s *stmt) notExplainable(i int) *diag.Error {
 	if err := s.kindError(i); err != nil {
 		return err
 	}
 	switch w := s.word(i); w {
 	case "explain", "describe", "desc", "show":
-		return errAt(CodeUnsupported, s.sig[i].start, "EXPLAIN works on SELECT statements, not "+strings.ToUpper(w), "")
+		return errAt(diag.CodeUnsupported, s.sig[i].start, "EXPLAIN works on SELECT statements, not "+strings.ToUpper(w), "")
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // || joins strings (standard SQL, PartiQL, SQLite); sqlparser read it as
@@ -39,9 +41,9 @@ func TestConcatOperator(t *testing.T) {
 
 func TestConcatOperatorErrors(t *testing.T) {
 	for _, c := range []errCase{
-		{name: "bitwise or", input: "SELECT a | 1 FROM t", code: CodeUnsupported, line: 1, col: 10,
+		{name: "bitwise or", input: "SELECT a | 1 FROM t", code: diag.CodeUnsupported, line: 1, col: 10,
 			msg: []string{"| operator (bitwise OR) is not supported"}, hint: "a || b or CONCAT(a, b)"},
-		{name: "MySQL's OR", input: "SELECT a FROM t WHERE a = 1 || a = 2", code: CodeSyntax, line: 1, col: 34,
+		{name: "MySQL's OR", input: "SELECT a FROM t WHERE a = 1 || a = 2", code: diag.CodeSyntax, line: 1, col: 34,
 			hint: "for a logical OR write OR"},
 	} {
 		checkErr(t, c)

@@ -2,11 +2,11 @@
 //
 // Phase: parse. Input is the text a user typed or a script file; output is
 // a list of Statement values (*Select, *Explain, *Describe, *ShowTables,
-// *ShowIndexes) for the planner, or an *Error. The package knows nothing of
-// catalogs or DynamoDB calls.
+// *ShowIndexes) for the planner, or a *diag.Error of phase diag.Parse. The
+// package knows nothing of catalogs or DynamoDB calls.
 //
-// May import: nothing of the module (only the standard library and
-// sqlparser); it is the lowest layer. What it hands on is syntax kept
+// May import: nothing of the module but its leaf parser/diag (the error
+// model), the standard library and sqlparser; it is the lowest layer. What it hands on is syntax kept
 // exact as text (names as written, numbers as their digits, document paths
 // as Path); the planner, which owns typed values, turns them into the value
 // model's numbers and paths where it binds them.
@@ -21,10 +21,11 @@
 //   - A statement nests at most MaxNesting levels (a chain of n operators is
 //     n levels): deeper ones are a syntax error found before sqlparser's
 //     stack or any later recursion could grow with them (nesting.go).
-//   - Every position (Span, Error.Offset/Line/Column) is relative to the whole
+//   - Every position (Span, diag.Error's Pos.Offset/Line/Column) is relative to the whole
 //     input given to Parse, never to a statement or to rewritten text.
 //     Line and Column are 1-based; Column counts characters, not bytes.
-//   - Errors carry a stable Code: syntax, unquoted_hash, unsupported, empty.
+//   - Errors are *diag.Error (phase parse) with a stable Code: syntax,
+//     unquoted_hash, unsupported, empty (declared in parser/diag).
 //   - A '#' glued to a name or value (GSI1#PK, `GSI1`#PK, 'DOC'#1) is an
 //     error, never a silent comment; so is "--" glued on both sides
 //     (ORDER--2024), which sqlparser, unlike MySQL, also reads as a comment.

@@ -3,6 +3,8 @@ package parser
 import (
 	"strings"
 	"testing"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 func TestErrorRendering(t *testing.T) {
@@ -14,13 +16,13 @@ func TestErrorRendering(t *testing.T) {
 	if got := e.Error(); got != want {
 		t.Fatalf("Error() =\n%s\nwant\n%s", got, want)
 	}
-	if e.Offset != 19 || e.LineText != "SELECT * FORM app" {
-		t.Errorf("Offset %d LineText %q", e.Offset, e.LineText)
+	if e.Pos.Offset != 19 || e.Pos.LineText != "SELECT * FORM app" {
+		t.Errorf("Offset %d LineText %q", e.Pos.Offset, e.Pos.LineText)
 	}
 }
 
 func TestErrorRenderingNoHint(t *testing.T) {
-	e := errAt(CodeUnsupported, 0, "ddbsql is read-only: INSERT is not supported", "").locate("INSERT INTO t VALUES (1)")
+	e := locate(errAt(diag.CodeUnsupported, 0, "ddbsql is read-only: INSERT is not supported", ""), "INSERT INTO t VALUES (1)")
 	want := "error at line 1, column 1: ddbsql is read-only: INSERT is not supported\n" +
 		"  INSERT INTO t VALUES (1)\n" +
 		"  ^"
@@ -31,8 +33,8 @@ func TestErrorRenderingNoHint(t *testing.T) {
 
 func TestErrorCaretKeepsTabs(t *testing.T) {
 	e := parseError(t, "SELECT *\n\tFORM t")
-	if e.Line != 2 || e.Column != 2 {
-		t.Fatalf("at %d:%d, want 2:2", e.Line, e.Column)
+	if e.Pos.Line != 2 || e.Pos.Column != 2 {
+		t.Fatalf("at %d:%d, want 2:2", e.Pos.Line, e.Pos.Column)
 	}
 	if !strings.Contains(e.Error(), "\n  \tFORM t\n  \t^") {
 		t.Errorf("caret not under the token:\n%s", e.Error())
@@ -42,8 +44,8 @@ func TestErrorCaretKeepsTabs(t *testing.T) {
 func TestErrorColumnCountsCharacters(t *testing.T) {
 	// 'é' and 'ü' are two bytes each: the column must count them once.
 	e := parseError(t, "SELECT 'é', 'ü', FROM t")
-	if e.Column != 18 || e.Offset != 19 {
-		t.Fatalf("column %d offset %d, want column 18 offset 19", e.Column, e.Offset)
+	if e.Pos.Column != 18 || e.Pos.Offset != 19 {
+		t.Fatalf("column %d offset %d, want column 18 offset 19", e.Pos.Column, e.Pos.Offset)
 	}
 	lines := strings.Split(e.Error(), "\n")
 	if caret := lines[2]; caret != strings.Repeat(" ", 2+17)+"^" {
@@ -54,11 +56,11 @@ func TestErrorColumnCountsCharacters(t *testing.T) {
 func TestErrorLongLineIsWindowed(t *testing.T) {
 	input := "SELECT " + strings.Repeat("a, ", 200) + "b FROM t WHERE x = = 1"
 	e := parseError(t, input)
-	if e.LineText != input {
+	if e.Pos.LineText != input {
 		t.Errorf("LineText must be the whole line")
 	}
 	lines := strings.Split(e.Error(), "\n")
-	if n := len([]rune(lines[1])); n > maxShownLine+10 {
+	if n := len([]rune(lines[1])); n > 100+10 { // diag shows at most 100 characters of a line
 		t.Errorf("shown line has %d characters", n)
 	}
 	shown, caret := []rune(lines[1]), []rune(lines[2])
@@ -70,18 +72,18 @@ func TestErrorLongLineIsWindowed(t *testing.T) {
 
 func TestErrorCRLF(t *testing.T) {
 	e := parseError(t, "SELECT 1;\r\nSELECT * FORM t\r\n")
-	if e.Line != 2 || e.Column != 10 || e.LineText != "SELECT * FORM t" {
-		t.Fatalf("at %d:%d %q", e.Line, e.Column, e.LineText)
+	if e.Pos.Line != 2 || e.Pos.Column != 10 || e.Pos.LineText != "SELECT * FORM t" {
+		t.Fatalf("at %d:%d %q", e.Pos.Line, e.Pos.Column, e.Pos.LineText)
 	}
 }
 
 func TestLocateClampsOffset(t *testing.T) {
-	e := errAt(CodeSyntax, 99, "x", "").locate("ab\ncd")
-	if e.Offset != 5 || e.Line != 2 || e.Column != 3 || e.LineText != "cd" {
+	e := locate(errAt(diag.CodeSyntax, 99, "x", ""), "ab\ncd")
+	if e.Pos.Offset != 5 || e.Pos.Line != 2 || e.Pos.Column != 3 || e.Pos.LineText != "cd" {
 		t.Fatalf("%+v", e)
 	}
-	e = errAt(CodeSyntax, -3, "x", "").locate("")
-	if e.Offset != 0 || e.Line != 1 || e.Column != 1 || e.LineText != "" {
+	e = locate(errAt(diag.CodeSyntax, -3, "x", ""), "")
+	if e.Pos.Offset != 0 || e.Pos.Line != 1 || e.Pos.Column != 1 || e.Pos.LineText != "" {
 		t.Fatalf("%+v", e)
 	}
 	if strings.Contains(e.Error(), "^") {
@@ -92,13 +94,13 @@ func TestLocateClampsOffset(t *testing.T) {
 func TestParseOne(t *testing.T) {
 	for _, in := range []string{"", "  ", "-- nothing\n", ";;", "/* x */ ;"} {
 		_, err := ParseOne(in)
-		e, ok := err.(*Error)
-		if !ok || e.Code != CodeEmpty {
+		e, ok := err.(*diag.Error)
+		if !ok || e.Code != diag.CodeEmpty {
 			t.Errorf("ParseOne(%q) = %v, want code empty", in, err)
 		}
 	}
 	_, err := ParseOne("SELECT 1; SELECT 2")
-	if e, ok := err.(*Error); !ok || e.Code != CodeSyntax || e.Column != 11 {
+	if e, ok := err.(*diag.Error); !ok || e.Code != diag.CodeSyntax || e.Pos.Column != 11 {
 		t.Errorf("two statements: %v", err)
 	}
 	if _, err := ParseOne("SELECT 1;"); err != nil {

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 var fuzzSeeds = []string{
@@ -41,7 +43,7 @@ var fuzzSeeds = []string{
 }
 
 // FuzzParse checks that Parse never panics and that every error it returns
-// is an *Error with a usable position in the input.
+// is an *diag.Error with a usable position in the input.
 func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
@@ -57,12 +59,12 @@ func FuzzParse(f *testing.F) {
 }
 
 func checkFuzzError(t *testing.T, input string, err error) {
-	var e *Error
+	var e *diag.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("error %T %v is not an *Error", err, err)
+		t.Fatalf("error %T %v is not an *diag.Error", err, err)
 	}
 	switch e.Code {
-	case CodeSyntax, CodeUnquotedHash, CodeUnsupported:
+	case diag.CodeSyntax, diag.CodeUnquotedHash, diag.CodeUnsupported:
 	default:
 		t.Fatalf("code %q", e.Code)
 	}
@@ -70,15 +72,15 @@ func checkFuzzError(t *testing.T, input string, err error) {
 		t.Fatalf("a panic was caught: %v", e)
 	}
 	lines := strings.Count(input, "\n") + 1
-	if e.Line < 1 || e.Line > lines || e.Column < 1 || e.Offset < 0 || e.Offset > len(input) {
-		t.Fatalf("position %d:%d offset %d out of range (%d lines, %d bytes)", e.Line, e.Column, e.Offset, lines, len(input))
+	if e.Pos.Line < 1 || e.Pos.Line > lines || e.Pos.Column < 1 || e.Pos.Offset < 0 || e.Pos.Offset > len(input) {
+		t.Fatalf("position %d:%d offset %d out of range (%d lines, %d bytes)", e.Pos.Line, e.Pos.Column, e.Pos.Offset, lines, len(input))
 	}
-	line := strings.Split(input, "\n")[e.Line-1]
-	if strings.TrimSuffix(line, "\r") != e.LineText {
-		t.Fatalf("LineText %q, line is %q", e.LineText, line)
+	line := strings.Split(input, "\n")[e.Pos.Line-1]
+	if strings.TrimSuffix(line, "\r") != e.Pos.LineText {
+		t.Fatalf("LineText %q, line is %q", e.Pos.LineText, line)
 	}
-	if e.Column > utf8.RuneCountInString(line)+1 {
-		t.Fatalf("column %d beyond line %q", e.Column, line)
+	if e.Pos.Column > utf8.RuneCountInString(line)+1 {
+		t.Fatalf("column %d beyond line %q", e.Pos.Column, line)
 	}
 	if e.Msg == "" || e.Error() == "" {
 		t.Fatalf("empty message")

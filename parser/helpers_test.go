@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // parseSelect1 parses input that must be exactly one SELECT.
@@ -22,8 +24,8 @@ func parseSelect1(t *testing.T, input string) *Select {
 	return sel
 }
 
-// parseError parses input that must fail and returns the *Error.
-func parseError(t *testing.T, input string) *Error {
+// parseError parses input that must fail and returns the *diag.Error.
+func parseError(t *testing.T, input string) *diag.Error {
 	t.Helper()
 	stmts, err := Parse(input)
 	if err == nil {
@@ -35,9 +37,9 @@ func parseError(t *testing.T, input string) *Error {
 		}
 		t.Fatalf("Parse(%q) succeeded (%q), want an error", input, shown)
 	}
-	var pe *Error
+	var pe *diag.Error
 	if !errors.As(err, &pe) {
-		t.Fatalf("Parse(%q) error %T, want *Error", input, err)
+		t.Fatalf("Parse(%q) error %T, want *diag.Error", input, err)
 	}
 	return pe
 }
@@ -46,7 +48,7 @@ func parseError(t *testing.T, input string) *Error {
 type errCase struct {
 	name      string
 	input     string
-	code      string
+	code      diag.Code
 	line, col int
 	msg       []string // substrings of Msg
 	hint      string   // substring of Hint, "" = not checked
@@ -58,8 +60,8 @@ func checkErr(t *testing.T, c errCase) {
 	if e.Code != c.code {
 		t.Errorf("code = %q, want %q\n%v", e.Code, c.code, e)
 	}
-	if c.line != 0 && e.Line != c.line || c.col != 0 && e.Column != c.col {
-		t.Errorf("at %d:%d, want %d:%d\n%v", e.Line, e.Column, c.line, c.col, e)
+	if c.line != 0 && e.Pos.Line != c.line || c.col != 0 && e.Pos.Column != c.col {
+		t.Errorf("at %d:%d, want %d:%d\n%v", e.Pos.Line, e.Pos.Column, c.line, c.col, e)
 	}
 	for _, m := range c.msg {
 		if !strings.Contains(e.Msg, m) {

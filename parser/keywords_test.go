@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // dynamoNames are DynamoDB reserved words that are common attribute names.
@@ -75,7 +77,7 @@ func TestEveryKeywordAsName(t *testing.T) {
 func TestHardKeywordsNeedBackticks(t *testing.T) {
 	for _, w := range []string{"from", "select", "order", "group", "where", "limit", "in", "is", "like"} {
 		e := parseError(t, "SELECT * FROM t WHERE "+w+" = 1")
-		if e.Code != CodeSyntax || !strings.Contains(e.Hint, "`"+w+"`") {
+		if e.Code != diag.CodeSyntax || !strings.Contains(e.Hint, "`"+w+"`") {
 			t.Errorf("%s: %v", w, e)
 		}
 		sel := parseSelect1(t, "SELECT * FROM t WHERE `"+w+"` = 1")

@@ -1,21 +1,23 @@
 package parser
 
+import "github.com/ddbsql/ddbsql/parser/diag"
+
 // listLiteral handles PartiQL's list literal after IN at toks[open]:
 // x IN ['a', 'b'] means x IN ('a', 'b'), so its brackets are handed to
 // sqlparser as parentheses (same length: positions do not move). A '['
 // anywhere else is a list index, which path handles. The values inside are
 // operands like those in parentheses, so the list gets its own frame.
-func (r *nameRewriter) listLiteral(open int) *Error {
+func (r *nameRewriter) listLiteral(open int) *diag.Error {
 	closing := r.matchBracket(open)
 	switch {
 	case closing < 0:
-		return &Error{Code: CodeSyntax, Offset: r.toks[open].start,
-			Msg:  "the list after IN is not closed: '[' has no matching ']'",
-			Hint: "write the values in brackets, as in x IN ['a', 'b'], or in parentheses: x IN ('a', 'b')"}
+		return errAt(diag.CodeSyntax, r.toks[open].start,
+			"the list after IN is not closed: '[' has no matching ']'",
+			"write the values in brackets, as in x IN ['a', 'b'], or in parentheses: x IN ('a', 'b')")
 	case closing == open+1:
-		return &Error{Code: CodeSyntax, Offset: r.toks[open].start,
-			Msg:  "empty list after IN: [] holds no value",
-			Hint: "IN needs at least one value, as in x IN ['a', 'b']"}
+		return errAt(diag.CodeSyntax, r.toks[open].start,
+			"empty list after IN: [] holds no value",
+			"IN needs at least one value, as in x IN ['a', 'b']")
 	}
 	r.lists[open], r.lists[closing] = true, true
 	r.edits = append(r.edits,

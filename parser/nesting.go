@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // MaxNesting bounds how deeply a statement's expressions nest. Everything
@@ -16,8 +18,8 @@ import (
 const MaxNesting = 20_000
 
 // nestingError is the error for a statement nested beyond MaxNesting.
-func nestingError(at int) *Error {
-	return errAt(CodeSyntax, at, fmt.Sprintf("expression nested too deeply (more than %d levels)", MaxNesting),
+func nestingError(at int) *diag.Error {
+	return errAt(diag.CodeSyntax, at, fmt.Sprintf("expression nested too deeply (more than %d levels)", MaxNesting),
 		"a chain of AND, OR or arithmetic operators nests one level per operator: "+
 			"write a long list of alternatives as IN (…), or split the statement")
 }
@@ -30,7 +32,7 @@ func nestingError(at int) *Error {
 // - and +, BINARY, INTERVAL) count as open until the next operator or
 // separator at their level; binary operator chains hold no stack and are
 // checked on the tree afterwards (checkNestingTree).
-func checkNestingTokens(src string, sig []token) *Error {
+func checkNestingTokens(src string, sig []token) *diag.Error {
 	type level struct {
 		prefix int // prefix operators that may still be open
 		cases  int // CASE without its END
@@ -138,7 +140,7 @@ var separatorWords = setOf("and", "or", "xor", "when", "then", "else", "select",
 // checkNestingTree bounds the depth of the parsed tree, measured without
 // recursing more than MaxNesting levels itself, so that the planner's
 // recursions stay far from the stack limit.
-func checkNestingTree(node sqlparser.SQLNode, at int) *Error {
+func checkNestingTree(node sqlparser.SQLNode, at int) *diag.Error {
 	if deeperThan(node, MaxNesting) {
 		return nestingError(at)
 	}

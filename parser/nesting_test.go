@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // TestNestingBound checks that statements nested deeper than MaxNesting
@@ -43,11 +45,11 @@ func TestNestingBound(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse(tc.sql)
-			var e *Error
+			var e *diag.Error
 			switch {
 			case !tc.deep && err != nil:
 				t.Fatalf("within the bound, got %v", firstLine(err))
-			case tc.deep && (!errors.As(err, &e) || e.Code != CodeSyntax ||
+			case tc.deep && (!errors.As(err, &e) || e.Code != diag.CodeSyntax ||
 				!strings.Contains(e.Msg, "expression nested too deeply (more than 20000 levels)")):
 				t.Fatalf("got %v, want the nesting error", firstLine(err))
 			case tc.deep && !strings.Contains(e.Hint, "IN (…)"):
@@ -81,11 +83,11 @@ func TestStatementTokenBound(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse(tc.sql + "; SELECT 1")
-			var e *Error
+			var e *diag.Error
 			switch {
 			case !tc.long && err != nil:
 				t.Fatalf("got %v", firstLine(err))
-			case tc.long && (!errors.As(err, &e) || e.Code != CodeSyntax ||
+			case tc.long && (!errors.As(err, &e) || e.Code != diag.CodeSyntax ||
 				!strings.Contains(e.Msg, "statement too long (more than 1000000 tokens)")):
 				t.Fatalf("got %v, want the length error", firstLine(err))
 			}

@@ -1,6 +1,10 @@
 package parser
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
+)
 
 // MaxStatementTokens bounds the tokens (names, literals, operators) of one
 // statement, and so the memory parsing it takes: a statement is held as
@@ -10,14 +14,14 @@ import "fmt"
 const MaxStatementTokens = 1_000_000
 
 // Parse parses every statement of input. On the first bad statement it
-// returns the statements before it and an *Error positioned in input.
+// returns the statements before it and a *diag.Error positioned in input.
 // Empty input, or input holding only blanks, ';' and comments, gives no
 // statements and no error.
 func Parse(input string) (stmts []Statement, err error) {
 	for _, p := range Split(input) {
 		st, perr := parsePiece(input, p)
 		if perr != nil {
-			return stmts, perr.locate(input)
+			return stmts, locate(perr, input)
 		}
 		stmts = append(stmts, st)
 	}
@@ -32,30 +36,30 @@ func ParseOne(input string) (Statement, error) {
 	case err != nil:
 		return nil, err
 	case len(stmts) == 0:
-		return nil, errAt(CodeEmpty, len(input), "no statement to run", "").locate(input)
+		return nil, locate(errAt(diag.CodeEmpty, len(input), "no statement to run", ""), input)
 	case len(stmts) > 1:
-		return nil, errAt(CodeSyntax, stmts[1].Span().Start, "expected one statement, found another",
-			"run one statement at a time here").locate(input)
+		return nil, locate(errAt(diag.CodeSyntax, stmts[1].Span().Start, "expected one statement, found another",
+			"run one statement at a time here"), input)
 	}
 	return stmts[0], nil
 }
 
 // parsePiece parses one statement cut out by Split (never blank). A panic
 // in here is a bug; it becomes an error rather than taking the caller down.
-func parsePiece(src string, p Piece) (st Statement, err *Error) {
+func parsePiece(src string, p Piece) (st Statement, err *diag.Error) {
 	defer func() {
 		if r := recover(); r != nil {
-			st, err = nil, errAt(CodeSyntax, p.Start, fmt.Sprint("internal parser error: ", r), "please report this statement")
+			st, err = nil, errAt(diag.CodeSyntax, p.Start, fmt.Sprint("internal parser error: ", r), "please report this statement")
 		}
 	}()
 	toks, complete := lexAtMost(src, p.Start, p.Start+len(p.Text), MaxStatementTokens)
 	if !complete {
-		return nil, errAt(CodeSyntax, toks[len(toks)-1].end, fmt.Sprintf("statement too long (more than %d tokens)", MaxStatementTokens),
+		return nil, errAt(diag.CodeSyntax, toks[len(toks)-1].end, fmt.Sprintf("statement too long (more than %d tokens)", MaxStatementTokens),
 			"split it into several statements; a long IN list can be several shorter ones")
 	}
 	s := newStmt(src, toks)
 	if len(s.sig) == 0 {
-		return nil, errAt(CodeEmpty, p.Start, "empty statement", "")
+		return nil, errAt(diag.CodeEmpty, p.Start, "empty statement", "")
 	}
 	// A statement ddbsql does not run is reported as such even if its
 	// text has other problems: that is the more useful message.
@@ -126,15 +130,15 @@ func (s *stmt) from(i int) []token {
 }
 
 // unexpected reports significant token i as out of place.
-func (s *stmt) unexpected(i int, hint string) *Error {
+func (s *stmt) unexpected(i int, hint string) *diag.Error {
 	t := s.sig[i]
 	if h := tokenHint(s.src, t.start, t.end); h != "" {
 		hint = h
 	}
-	return errAt(CodeSyntax, t.start, "unexpected "+quoteSnippet(s.text(i)), hint)
+	return errAt(diag.CodeSyntax, t.start, "unexpected "+quoteSnippet(s.text(i)), hint)
 }
 
 // missing reports that the statement ended where more was needed.
-func (s *stmt) missing(what string) *Error {
-	return errAt(CodeSyntax, s.sig[len(s.sig)-1].end, "unexpected end of statement: "+what, "")
+func (s *stmt) missing(what string) *diag.Error {
+	return errAt(diag.CodeSyntax, s.sig[len(s.sig)-1].end, "unexpected end of statement: "+what, "")
 }

@@ -3,12 +3,14 @@ package parser
 import (
 	"strconv"
 	"strings"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // path collects a reference starting at toks[i]: name ('.' name | '[' n ']')*.
 // With three or more components or any index it replaces the whole reference
 // with a synthetic backticked name and records the document path.
-func (r *nameRewriter) path(i int) (end int, rewrote bool, err *Error) {
+func (r *nameRewriter) path(i int) (end int, rewrote bool, err *diag.Error) {
 	p := Path{{Name: r.nameText(i)}}
 	j, indexed := i, false
 	for {
@@ -46,17 +48,17 @@ func (r *nameRewriter) path(i int) (end int, rewrote bool, err *Error) {
 }
 
 // index reads '[' n ']' at toks[k].
-func (r *nameRewriter) index(k int) (int, *Error) {
+func (r *nameRewriter) index(k int) (int, *diag.Error) {
 	if k+2 < len(r.toks) && r.toks[k+1].kind == tkNumber && allDigits(r.text(k+1)) && r.isPunct(k+2, "]") {
 		n, err := strconv.Atoi(r.text(k + 1))
 		if err == nil {
 			return n, nil
 		}
-		return 0, &Error{Code: CodeSyntax, Offset: r.toks[k+1].start, Msg: "list index " + quoteSnippet(r.text(k+1)) + " is too large"}
+		return 0, errAt(diag.CodeSyntax, r.toks[k+1].start, "list index "+quoteSnippet(r.text(k+1))+" is too large", "")
 	}
-	return 0, &Error{Code: CodeSyntax, Offset: r.toks[k].start,
-		Msg:  "a list index is a non-negative whole number in brackets, as in tags[0]",
-		Hint: "an attribute whose name contains '[' must be written in backticks"}
+	return 0, errAt(diag.CodeSyntax, r.toks[k].start,
+		"a list index is a non-negative whole number in brackets, as in tags[0]",
+		"an attribute whose name contains '[' must be written in backticks")
 }
 
 // nameText is the name a token stands for: quotes removed, doubled ones undone.

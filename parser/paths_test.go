@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 func name(n string) PathElem { return PathElem{Name: n} }
@@ -137,7 +139,7 @@ func TestPathsNotInTableOrAliasPositions(t *testing.T) {
 		"SELECT * FROM t USE INDEX (a.b.c)",
 	} {
 		e := parseError(t, in)
-		if e.Code != CodeSyntax {
+		if e.Code != diag.CodeSyntax {
 			t.Errorf("%q: code %q", in, e.Code)
 		}
 	}

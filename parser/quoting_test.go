@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // A double-quoted name is a name everywhere, exactly like a backticked one:
@@ -124,22 +126,22 @@ func TestDoubleQuotedCommands(t *testing.T) {
 
 func TestDoubleQuoteErrors(t *testing.T) {
 	tests := []errCase{
-		{name: "unterminated", input: "SELECT * FROM t\nWHERE x = \"abc", code: CodeSyntax, line: 2, col: 11,
+		{name: "unterminated", input: "SELECT * FROM t\nWHERE x = \"abc", code: diag.CodeSyntax, line: 2, col: 11,
 			msg: []string{"unterminated quoted name"}, hint: `close the name with a double quote`},
-		{name: "unterminated mentions strings", input: `SELECT "abc FROM t`, code: CodeSyntax, line: 1, col: 8,
+		{name: "unterminated mentions strings", input: `SELECT "abc FROM t`, code: diag.CodeSyntax, line: 1, col: 8,
 			hint: "single quotes"},
-		{name: "unterminated after a doubled quote", input: `SELECT "a""`, code: CodeSyntax, line: 1, col: 8,
+		{name: "unterminated after a doubled quote", input: `SELECT "a""`, code: diag.CodeSyntax, line: 1, col: 8,
 			msg: []string{"unterminated quoted name"}},
-		{name: "empty", input: `SELECT "" FROM t`, code: CodeSyntax, line: 1, col: 8, msg: []string{`empty name ""`}},
-		{name: "after rewritten names", input: "SELECT \"a\"\"b\", \"c`d\", \"status\" FROM t WHERE = 1", code: CodeSyntax, line: 1, col: 45,
+		{name: "empty", input: `SELECT "" FROM t`, code: diag.CodeSyntax, line: 1, col: 8, msg: []string{`empty name ""`}},
+		{name: "after rewritten names", input: "SELECT \"a\"\"b\", \"c`d\", \"status\" FROM t WHERE = 1", code: diag.CodeSyntax, line: 1, col: 45,
 			msg: []string{"unexpected '='"}},
-		{name: "on a rewritten name", input: "SELECT * FROM t WHERE x = 1 \"c``d\"", code: CodeSyntax, line: 1, col: 29,
+		{name: "on a rewritten name", input: "SELECT * FROM t WHERE x = 1 \"c``d\"", code: diag.CodeSyntax, line: 1, col: 29,
 			msg: []string{"unexpected '\"c``d\"'"}},
-		{name: "second line after rewrites", input: "SELECT \"a`\"\n  FROM \"t\" WHERE \"x\" = = 1", code: CodeSyntax, line: 2, col: 24,
+		{name: "second line after rewrites", input: "SELECT \"a`\"\n  FROM \"t\" WHERE \"x\" = = 1", code: diag.CodeSyntax, line: 2, col: 24,
 			msg: []string{"unexpected '='"}},
-		{name: "hash after a double-quoted name", input: `SELECT * FROM t WHERE "GSI1"#PK = 'x'`, code: CodeUnquotedHash, line: 1, col: 23,
+		{name: "hash after a double-quoted name", input: `SELECT * FROM t WHERE "GSI1"#PK = 'x'`, code: diag.CodeUnquotedHash, line: 1, col: 23,
 			hint: `"GSI1#PK"`},
-		{name: "describe needs one name", input: `DESCRIBE "a" "b"`, code: CodeSyntax, line: 1, col: 14},
+		{name: "describe needs one name", input: `DESCRIBE "a" "b"`, code: diag.CodeSyntax, line: 1, col: 14},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkErr(t, tt) })
@@ -176,18 +178,18 @@ func TestInListLiteral(t *testing.T) {
 
 func TestInListLiteralErrors(t *testing.T) {
 	tests := []errCase{
-		{name: "empty", input: "SELECT * FROM t WHERE x IN []", code: CodeSyntax, line: 1, col: 28,
+		{name: "empty", input: "SELECT * FROM t WHERE x IN []", code: diag.CodeSyntax, line: 1, col: 28,
 			msg: []string{"empty list after IN"}},
-		{name: "empty not in", input: "SELECT * FROM t\nWHERE x NOT IN [ ] AND y = 1", code: CodeSyntax, line: 2, col: 16,
+		{name: "empty not in", input: "SELECT * FROM t\nWHERE x NOT IN [ ] AND y = 1", code: diag.CodeSyntax, line: 2, col: 16,
 			msg: []string{"empty list after IN"}},
-		{name: "unclosed", input: "SELECT * FROM t WHERE x IN ['a', 'b'", code: CodeSyntax, line: 1, col: 28,
+		{name: "unclosed", input: "SELECT * FROM t WHERE x IN ['a', 'b'", code: diag.CodeSyntax, line: 1, col: 28,
 			msg: []string{"not closed"}},
-		{name: "closed by a parenthesis", input: "SELECT * FROM t WHERE (x IN ['a', 'b')", code: CodeSyntax, line: 1, col: 29,
+		{name: "closed by a parenthesis", input: "SELECT * FROM t WHERE (x IN ['a', 'b')", code: diag.CodeSyntax, line: 1, col: 29,
 			msg: []string{"not closed"}},
-		{name: "trailing comma", input: "SELECT * FROM t WHERE x IN ['a', ]", code: CodeSyntax, line: 1, col: 34,
+		{name: "trailing comma", input: "SELECT * FROM t WHERE x IN ['a', ]", code: diag.CodeSyntax, line: 1, col: 34,
 			msg: []string{"unexpected ']'"}},
-		{name: "missing comma", input: "SELECT * FROM t WHERE x IN ['a' 'b' 'c']", code: CodeSyntax, line: 1, col: 33},
-		{name: "bracket not after IN", input: "SELECT * FROM t WHERE x = ['a']", code: CodeSyntax, line: 1, col: 27,
+		{name: "missing comma", input: "SELECT * FROM t WHERE x IN ['a' 'b' 'c']", code: diag.CodeSyntax, line: 1, col: 33},
+		{name: "bracket not after IN", input: "SELECT * FROM t WHERE x = ['a']", code: diag.CodeSyntax, line: 1, col: 27,
 			msg: []string{"'['"}, hint: "IN ['a', 'b']"},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,10 @@
 package parser
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
+)
 
 // frame is what the rewriter knows about one level of parentheses.
 type frame struct {
@@ -82,7 +86,7 @@ func (r *nameRewriter) word(i int) string {
 }
 
 // run walks the tokens once and collects the edits.
-func (r *nameRewriter) run() *Error {
+func (r *nameRewriter) run() *diag.Error {
 	for i := 0; i < len(r.toks); i++ {
 		t := r.toks[i]
 		switch t.kind {
@@ -161,7 +165,7 @@ func (r *nameRewriter) fromForSyntax(open int) bool {
 	return false
 }
 
-func (r *nameRewriter) punct(i int) *Error {
+func (r *nameRewriter) punct(i int) *diag.Error {
 	switch r.text(i) {
 	case "||":
 		// String concatenation, as in standard SQL, PartiQL and SQLite
@@ -170,7 +174,7 @@ func (r *nameRewriter) punct(i int) *Error {
 		// bar written alone is no operator ddbsql has.
 		r.edits = append(r.edits, edit{start: r.toks[i].start, end: r.toks[i].end, text: "|"})
 	case "|":
-		return errAt(CodeUnsupported, r.toks[i].start, "the | operator (bitwise OR) is not supported",
+		return errAt(diag.CodeUnsupported, r.toks[i].start, "the | operator (bitwise OR) is not supported",
 			"for string concatenation write a || b or CONCAT(a, b); for a logical OR write OR")
 	case "[":
 		if r.word(i-1) == "in" {
@@ -254,7 +258,7 @@ func (r *nameRewriter) position(i int) position {
 
 // name handles a plain name, keyword or backticked name at toks[i] and
 // returns the index of the last token it consumed.
-func (r *nameRewriter) name(i int) (int, *Error) {
+func (r *nameRewriter) name(i int) (int, *diag.Error) {
 	f := r.top()
 	pos := r.position(i)
 	kw := r.toks[i].kind == tkIdent && isKeyword(r.text(i))

@@ -2,6 +2,8 @@ package parser
 
 import (
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // parseSelect parses a SELECT whose tokens (comments included) are toks.
@@ -9,7 +11,7 @@ import (
 // wrapping parentheses blanked, document paths replaced by synthetic names
 // and soft keywords used as names backticked; every position sqlparser
 // reports is mapped back through those edits.
-func parseSelect(src string, toks []token) (*Select, *Error) {
+func parseSelect(src string, toks []token) (*Select, *diag.Error) {
 	sig := significant(toks)
 	if err := checkSelectFeatures(src, sig); err != nil {
 		return nil, err
@@ -96,20 +98,20 @@ func isPunctTok(src string, t token, p string) bool {
 }
 
 // asSelect accepts the statement kinds sqlparser can return for our text.
-func asSelect(ast sqlparser.Statement, at int) (*sqlparser.Select, *Error) {
+func asSelect(ast sqlparser.Statement, at int) (*sqlparser.Select, *diag.Error) {
 	switch st := ast.(type) {
 	case *sqlparser.Select:
 		return st, nil
 	case *sqlparser.ParenSelect:
 		return asSelect(st.Select, at)
 	case *sqlparser.Union:
-		return nil, errAt(CodeUnsupported, at, "UNION is not supported", "run the SELECT statements one by one")
+		return nil, errAt(diag.CodeUnsupported, at, "UNION is not supported", "run the SELECT statements one by one")
 	}
-	return nil, errAt(CodeUnsupported, at, "only SELECT statements can be run here", "")
+	return nil, errAt(diag.CodeUnsupported, at, "only SELECT statements can be run here", "")
 }
 
 // sqlError turns a sqlparser failure into an Error on the original text.
-func sqlError(src string, text rewritten, fail *sqlFailure, sig []token) *Error {
+func sqlError(src string, text rewritten, fail *sqlFailure, sig []token) *diag.Error {
 	what := fail.what
 	if what == "max nesting level reached" {
 		what = "too many nested parentheses"
@@ -119,7 +121,7 @@ func sqlError(src string, text rewritten, fail *sqlFailure, sig []token) *Error 
 		if what != "syntax error" {
 			msg = what
 		}
-		return errAt(CodeSyntax, sig[len(sig)-1].end, msg, "")
+		return errAt(diag.CodeSyntax, sig[len(sig)-1].end, msg, "")
 	}
 	a, b := text.origStart(fail.start), text.origEnd(fail.end)
 	if b < a {
@@ -135,7 +137,7 @@ func sqlError(src string, text rewritten, fail *sqlFailure, sig []token) *Error 
 		// comparisons, which the grammar rejects.
 		hint = "|| joins strings, as in standard SQL; for a logical OR write OR"
 	}
-	return errAt(CodeSyntax, a, msg, hint)
+	return errAt(diag.CodeSyntax, a, msg, hint)
 }
 
 // hasConcat reports whether the statement uses the || operator.

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 func TestStatementKinds(t *testing.T) {
@@ -108,35 +110,35 @@ func TestParenthesizedSelect(t *testing.T) {
 	}
 	// Parentheses that do not wrap the whole statement stay sqlparser's business.
 	e := parseError(t, "(SELECT a FROM t) ORDER BY a")
-	if e.Code != CodeSyntax {
+	if e.Code != diag.CodeSyntax {
 		t.Errorf("%v", e)
 	}
 }
 
 func TestCommandErrors(t *testing.T) {
 	tests := []errCase{
-		{name: "explain alone", input: "EXPLAIN", code: CodeSyntax, line: 1, col: 8, msg: []string{"EXPLAIN needs a SELECT"}},
-		{name: "explain analyze alone", input: "EXPLAIN ANALYZE ", code: CodeSyntax, line: 1, col: 16},
-		{name: "explain analyze table", input: "EXPLAIN ANALYZE t", code: CodeSyntax, line: 1, col: 17},
-		{name: "explain insert", input: "EXPLAIN INSERT INTO t VALUES (1)", code: CodeUnsupported, line: 1, col: 9,
+		{name: "explain alone", input: "EXPLAIN", code: diag.CodeSyntax, line: 1, col: 8, msg: []string{"EXPLAIN needs a SELECT"}},
+		{name: "explain analyze alone", input: "EXPLAIN ANALYZE ", code: diag.CodeSyntax, line: 1, col: 16},
+		{name: "explain analyze table", input: "EXPLAIN ANALYZE t", code: diag.CodeSyntax, line: 1, col: 17},
+		{name: "explain insert", input: "EXPLAIN INSERT INTO t VALUES (1)", code: diag.CodeUnsupported, line: 1, col: 9,
 			msg: []string{"read-only", "INSERT"}},
-		{name: "explain show", input: "EXPLAIN SHOW TABLES", code: CodeUnsupported, line: 1, col: 9},
-		{name: "explain table extra", input: "EXPLAIN t x", code: CodeSyntax, line: 1, col: 11},
-		{name: "explain select error", input: "EXPLAIN SELECT * FORM t", code: CodeSyntax, line: 1, col: 18},
-		{name: "describe alone", input: "DESCRIBE", code: CodeSyntax, line: 1, col: 9, msg: []string{"table name"}},
-		{name: "describe two names", input: "DESCRIBE a b", code: CodeSyntax, line: 1, col: 12},
-		{name: "describe hyphen", input: "DESC my-table", code: CodeSyntax, line: 1, col: 8, hint: "`my-table`"},
-		{name: "describe reserved", input: "DESCRIBE from", code: CodeSyntax, line: 1, col: 10, hint: "`from`"},
-		{name: "show alone", input: "SHOW", code: CodeSyntax, line: 1, col: 5},
-		{name: "show databases", input: "SHOW DATABASES", code: CodeUnsupported, line: 1, col: 6,
+		{name: "explain show", input: "EXPLAIN SHOW TABLES", code: diag.CodeUnsupported, line: 1, col: 9},
+		{name: "explain table extra", input: "EXPLAIN t x", code: diag.CodeSyntax, line: 1, col: 11},
+		{name: "explain select error", input: "EXPLAIN SELECT * FORM t", code: diag.CodeSyntax, line: 1, col: 18},
+		{name: "describe alone", input: "DESCRIBE", code: diag.CodeSyntax, line: 1, col: 9, msg: []string{"table name"}},
+		{name: "describe two names", input: "DESCRIBE a b", code: diag.CodeSyntax, line: 1, col: 12},
+		{name: "describe hyphen", input: "DESC my-table", code: diag.CodeSyntax, line: 1, col: 8, hint: "`my-table`"},
+		{name: "describe reserved", input: "DESCRIBE from", code: diag.CodeSyntax, line: 1, col: 10, hint: "`from`"},
+		{name: "show alone", input: "SHOW", code: diag.CodeSyntax, line: 1, col: 5},
+		{name: "show databases", input: "SHOW DATABASES", code: diag.CodeUnsupported, line: 1, col: 6,
 			msg: []string{"SHOW DATABASES is not supported"}, hint: "SHOW TABLES"},
-		{name: "show tables like", input: "SHOW TABLES LIKE 'a%'", code: CodeSyntax, line: 1, col: 13},
-		{name: "show indexes no from", input: "SHOW INDEXES", code: CodeSyntax, line: 1, col: 13},
-		{name: "show indexes no table", input: "SHOW INDEXES FROM", code: CodeSyntax, line: 1, col: 18},
-		{name: "show indexes wrong word", input: "SHOW INDEXES OF t", code: CodeSyntax, line: 1, col: 14},
-		{name: "show indexes extra", input: "SHOW INDEXES FROM t WHERE x", code: CodeSyntax, line: 1, col: 21},
-		{name: "show string", input: "SHOW 'x'", code: CodeSyntax, line: 1, col: 6},
-		{name: "statement is a string", input: "'SELECT 1'", code: CodeSyntax, line: 1, col: 1},
+		{name: "show tables like", input: "SHOW TABLES LIKE 'a%'", code: diag.CodeSyntax, line: 1, col: 13},
+		{name: "show indexes no from", input: "SHOW INDEXES", code: diag.CodeSyntax, line: 1, col: 13},
+		{name: "show indexes no table", input: "SHOW INDEXES FROM", code: diag.CodeSyntax, line: 1, col: 18},
+		{name: "show indexes wrong word", input: "SHOW INDEXES OF t", code: diag.CodeSyntax, line: 1, col: 14},
+		{name: "show indexes extra", input: "SHOW INDEXES FROM t WHERE x", code: diag.CodeSyntax, line: 1, col: 21},
+		{name: "show string", input: "SHOW 'x'", code: diag.CodeSyntax, line: 1, col: 6},
+		{name: "statement is a string", input: "'SELECT 1'", code: diag.CodeSyntax, line: 1, col: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkErr(t, tt) })

@@ -1,6 +1,10 @@
 package parser
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
+)
 
 // writeStatements are statements that change data or schema. ddbsql only
 // reads, and says so instead of a bare syntax error.
@@ -23,17 +27,17 @@ var otherStatements = setOf(
 const withHint = "run the inner SELECT on its own first and use its result in the outer one, or write the query as a JOIN"
 
 // kindError rejects a statement by its leading keyword at sig[i].
-func (s *stmt) kindError(i int) *Error {
+func (s *stmt) kindError(i int) *diag.Error {
 	w := s.word(i)
 	at := s.sig[min(i, len(s.sig)-1)].start
 	switch {
 	case w == "with":
-		return errAt(CodeUnsupported, at, "WITH (common table expressions) is not supported",
+		return errAt(diag.CodeUnsupported, at, "WITH (common table expressions) is not supported",
 			withHint)
 	case writeStatements[w]:
-		return errAt(CodeUnsupported, at, "ddbsql is read-only: "+strings.ToUpper(w)+" is not supported", "")
+		return errAt(diag.CodeUnsupported, at, "ddbsql is read-only: "+strings.ToUpper(w)+" is not supported", "")
 	case otherStatements[w]:
-		return errAt(CodeUnsupported, at, strings.ToUpper(w)+" statements are not supported",
+		return errAt(diag.CodeUnsupported, at, strings.ToUpper(w)+" statements are not supported",
 			"ddbsql runs SELECT, EXPLAIN, DESCRIBE and SHOW statements")
 	}
 	return nil
@@ -41,7 +45,7 @@ func (s *stmt) kindError(i int) *Error {
 
 // checkSelectFeatures rejects SQL that sqlparser would either misread or
 // reject with a bare syntax error, naming the feature instead.
-func checkSelectFeatures(src string, sig []token) *Error {
+func checkSelectFeatures(src string, sig []token) *diag.Error {
 	word := func(i int) string {
 		if i < 0 || i >= len(sig) || sig[i].kind != tkIdent {
 			return ""
@@ -55,17 +59,17 @@ func checkSelectFeatures(src string, sig []token) *Error {
 		}
 		switch w := word(i); {
 		case w == "union":
-			return errAt(CodeUnsupported, t.start, "UNION is not supported", "run the SELECT statements one by one")
+			return errAt(diag.CodeUnsupported, t.start, "UNION is not supported", "run the SELECT statements one by one")
 		case (w == "intersect" || w == "except") && (word(i+1) == "select" || punct(i+1, "(")):
-			return errAt(CodeUnsupported, t.start, strings.ToUpper(w)+" is not supported", "run the SELECT statements one by one")
+			return errAt(diag.CodeUnsupported, t.start, strings.ToUpper(w)+" is not supported", "run the SELECT statements one by one")
 		case w == "with" && (i == 0 || punct(i-1, "(")):
-			return errAt(CodeUnsupported, t.start, "WITH (common table expressions) is not supported",
+			return errAt(diag.CodeUnsupported, t.start, "WITH (common table expressions) is not supported",
 				withHint)
 		case w == "over" && punct(i-1, ")") && (punct(i+1, "(") || i+1 < len(sig) && sig[i+1].kind == tkIdent):
-			return errAt(CodeUnsupported, t.start, "window functions (OVER …) are not supported",
+			return errAt(diag.CodeUnsupported, t.start, "window functions (OVER …) are not supported",
 				"use GROUP BY, or compute the value client-side")
 		case w == "full" && (word(i+1) == "join" || word(i+1) == "outer" && word(i+2) == "join"):
-			return errAt(CodeUnsupported, t.start, "FULL OUTER JOIN is not supported", "use LEFT JOIN or RIGHT JOIN")
+			return errAt(diag.CodeUnsupported, t.start, "FULL OUTER JOIN is not supported", "use LEFT JOIN or RIGHT JOIN")
 		}
 	}
 	return nil

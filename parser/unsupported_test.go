@@ -3,46 +3,48 @@ package parser
 import (
 	"strings"
 	"testing"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 func TestUnsupported(t *testing.T) {
 	tests := []errCase{
-		{name: "CTE", input: "WITH x AS (SELECT 1) SELECT * FROM x", code: CodeUnsupported, line: 1, col: 1,
+		{name: "CTE", input: "WITH x AS (SELECT 1) SELECT * FROM x", code: diag.CodeUnsupported, line: 1, col: 1,
 			msg: []string{"WITH", "not supported"}},
-		{name: "CTE in a subquery", input: "SELECT * FROM t WHERE a IN (WITH x AS (SELECT 1) SELECT * FROM x)", code: CodeUnsupported,
+		{name: "CTE in a subquery", input: "SELECT * FROM t WHERE a IN (WITH x AS (SELECT 1) SELECT * FROM x)", code: diag.CodeUnsupported,
 			line: 1, col: 29, msg: []string{"WITH"}},
-		{name: "window function", input: "SELECT a, row_number() OVER (PARTITION BY a ORDER BY b) FROM t", code: CodeUnsupported,
+		{name: "window function", input: "SELECT a, row_number() OVER (PARTITION BY a ORDER BY b) FROM t", code: diag.CodeUnsupported,
 			line: 1, col: 24, msg: []string{"window functions"}},
-		{name: "named window", input: "SELECT sum(a) OVER w FROM t", code: CodeUnsupported, line: 1, col: 15, msg: []string{"OVER"}},
-		{name: "full outer join", input: "SELECT * FROM t FULL OUTER JOIN u ON t.a = u.a", code: CodeUnsupported, line: 1, col: 17,
+		{name: "named window", input: "SELECT sum(a) OVER w FROM t", code: diag.CodeUnsupported, line: 1, col: 15, msg: []string{"OVER"}},
+		{name: "full outer join", input: "SELECT * FROM t FULL OUTER JOIN u ON t.a = u.a", code: diag.CodeUnsupported, line: 1, col: 17,
 			msg: []string{"FULL OUTER JOIN is not supported"}},
-		{name: "full join", input: "SELECT * FROM t\nfull join u ON t.a = u.a", code: CodeUnsupported, line: 2, col: 1,
+		{name: "full join", input: "SELECT * FROM t\nfull join u ON t.a = u.a", code: diag.CodeUnsupported, line: 2, col: 1,
 			msg: []string{"FULL OUTER JOIN"}},
-		{name: "dollar parameter", input: "SELECT * FROM t WHERE pk = $1", code: CodeUnsupported, line: 1, col: 28,
+		{name: "dollar parameter", input: "SELECT * FROM t WHERE pk = $1", code: diag.CodeUnsupported, line: 1, col: 28,
 			msg: []string{"$1", "not supported"}},
-		{name: "question parameter", input: "SELECT * FROM t WHERE pk = ?", code: CodeUnsupported, line: 1, col: 28, msg: []string{"?"}},
-		{name: "named parameter", input: "SELECT * FROM t WHERE pk = :pk", code: CodeUnsupported, line: 1, col: 28, msg: []string{":pk"}},
-		{name: "union", input: "SELECT a FROM t UNION SELECT a FROM u", code: CodeUnsupported, line: 1, col: 17,
+		{name: "question parameter", input: "SELECT * FROM t WHERE pk = ?", code: diag.CodeUnsupported, line: 1, col: 28, msg: []string{"?"}},
+		{name: "named parameter", input: "SELECT * FROM t WHERE pk = :pk", code: diag.CodeUnsupported, line: 1, col: 28, msg: []string{":pk"}},
+		{name: "union", input: "SELECT a FROM t UNION SELECT a FROM u", code: diag.CodeUnsupported, line: 1, col: 17,
 			msg: []string{"UNION is not supported"}},
-		{name: "union all in parentheses", input: "(SELECT a FROM t) UNION ALL (SELECT a FROM u)", code: CodeUnsupported, line: 1, col: 19,
+		{name: "union all in parentheses", input: "(SELECT a FROM t) UNION ALL (SELECT a FROM u)", code: diag.CodeUnsupported, line: 1, col: 19,
 			msg: []string{"UNION"}},
-		{name: "union in explain", input: "EXPLAIN SELECT a FROM t UNION SELECT a FROM u", code: CodeUnsupported, line: 1, col: 25},
-		{name: "intersect", input: "SELECT a FROM t INTERSECT SELECT a FROM u", code: CodeUnsupported, line: 1, col: 17,
+		{name: "union in explain", input: "EXPLAIN SELECT a FROM t UNION SELECT a FROM u", code: diag.CodeUnsupported, line: 1, col: 25},
+		{name: "intersect", input: "SELECT a FROM t INTERSECT SELECT a FROM u", code: diag.CodeUnsupported, line: 1, col: 17,
 			msg: []string{"INTERSECT"}},
-		{name: "insert", input: "INSERT INTO t VALUES (1)", code: CodeUnsupported, line: 1, col: 1,
+		{name: "insert", input: "INSERT INTO t VALUES (1)", code: diag.CodeUnsupported, line: 1, col: 1,
 			msg: []string{"ddbsql is read-only: INSERT is not supported"}},
-		{name: "update", input: "update t set a = 1", code: CodeUnsupported, line: 1, col: 1, msg: []string{"read-only: UPDATE"}},
-		{name: "delete", input: "DELETE FROM t", code: CodeUnsupported, msg: []string{"read-only: DELETE"}},
-		{name: "create", input: "CREATE TABLE t (a int)", code: CodeUnsupported, msg: []string{"read-only: CREATE"}},
-		{name: "drop", input: "DROP TABLE t", code: CodeUnsupported, msg: []string{"read-only: DROP"}},
-		{name: "alter", input: "ALTER TABLE t ADD b int", code: CodeUnsupported, msg: []string{"read-only: ALTER"}},
-		{name: "replace", input: "REPLACE INTO t VALUES (1)", code: CodeUnsupported, msg: []string{"read-only: REPLACE"}},
-		{name: "truncate", input: "TRUNCATE t", code: CodeUnsupported, msg: []string{"read-only: TRUNCATE"}},
-		{name: "set", input: "SET x = 1", code: CodeUnsupported, msg: []string{"SET statements are not supported"}},
-		{name: "use", input: "USE db", code: CodeUnsupported, msg: []string{"USE"}},
-		{name: "begin", input: "BEGIN", code: CodeUnsupported, msg: []string{"BEGIN"}},
-		{name: "second statement", input: "SELECT 1;\n  INSERT INTO t VALUES (1)", code: CodeUnsupported, line: 2, col: 3},
-		{name: "kind wins over later problems", input: "INSERT INTO t VALUES ($1, 'x", code: CodeUnsupported, line: 1, col: 1},
+		{name: "update", input: "update t set a = 1", code: diag.CodeUnsupported, line: 1, col: 1, msg: []string{"read-only: UPDATE"}},
+		{name: "delete", input: "DELETE FROM t", code: diag.CodeUnsupported, msg: []string{"read-only: DELETE"}},
+		{name: "create", input: "CREATE TABLE t (a int)", code: diag.CodeUnsupported, msg: []string{"read-only: CREATE"}},
+		{name: "drop", input: "DROP TABLE t", code: diag.CodeUnsupported, msg: []string{"read-only: DROP"}},
+		{name: "alter", input: "ALTER TABLE t ADD b int", code: diag.CodeUnsupported, msg: []string{"read-only: ALTER"}},
+		{name: "replace", input: "REPLACE INTO t VALUES (1)", code: diag.CodeUnsupported, msg: []string{"read-only: REPLACE"}},
+		{name: "truncate", input: "TRUNCATE t", code: diag.CodeUnsupported, msg: []string{"read-only: TRUNCATE"}},
+		{name: "set", input: "SET x = 1", code: diag.CodeUnsupported, msg: []string{"SET statements are not supported"}},
+		{name: "use", input: "USE db", code: diag.CodeUnsupported, msg: []string{"USE"}},
+		{name: "begin", input: "BEGIN", code: diag.CodeUnsupported, msg: []string{"BEGIN"}},
+		{name: "second statement", input: "SELECT 1;\n  INSERT INTO t VALUES (1)", code: diag.CodeUnsupported, line: 2, col: 3},
+		{name: "kind wins over later problems", input: "INSERT INTO t VALUES ($1, 'x", code: diag.CodeUnsupported, line: 1, col: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkErr(t, tt) })
@@ -72,7 +74,7 @@ func TestWithHintPointsToWhatWorks(t *testing.T) {
 		"SELECT * FROM t WHERE a IN (WITH x AS (SELECT 1) SELECT * FROM x)",
 	} {
 		_, err := Parse(input)
-		pe, ok := err.(*Error)
+		pe, ok := err.(*diag.Error)
 		if !ok {
 			t.Fatalf("%s: got %v, want a parse error", input, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -276,29 +277,30 @@ func distinct(vals []value.Value) []value.Value {
 }
 
 // scanError explains why a statement would need a Scan and how to allow it.
-func scanError(t *TableDef, p path) *Error {
+func scanError(t *TableDef, p path) *diag.Error {
 	return scanErrorBecause(t, p, "no WHERE condition fixes a partition key with = or IN", "")
 }
 
 // scanErrorBecause is scanError with a specific reason; where, when set,
 // says where the hint's key condition should go.
-func scanErrorBecause(t *TableDef, p path, why, where string) *Error {
+func scanErrorBecause(t *TableDef, p path, why, where string) *diag.Error {
 	target := "table " + t.Name
 	if p.index != nil {
 		target = "index " + p.index.Name + " of table " + t.Name
 	}
-	e := errorf(CodeScanNotAllowed,
+	e := errorf(diag.CodeScanNotAllowed,
 		"this statement needs a Scan of %s: %s. A Scan reads, and bills, the whole %s%s.\n%s: %s",
 		target, why, indexOrTable(p.name()), sizeNote(t, p), t.Name, t.KeySummary())
-	e.Scan = &ScanEstimate{Table: t.Name, Index: p.name(), ItemCount: t.ItemCount, SizeBytes: t.SizeBytes}
+	est := ScanEstimate{Table: t.Name, Index: p.name(), ItemCount: t.ItemCount, SizeBytes: t.SizeBytes}
 	if p.index != nil {
-		e.Scan.ItemCount, e.Scan.SizeBytes = p.index.ItemCount, p.index.SizeBytes
+		est.ItemCount, est.SizeBytes = p.index.ItemCount, p.index.SizeBytes
 	}
-	e.Scan.Unknown = stale(e.Scan.ItemCount, e.Scan.SizeBytes)
+	est.Unknown = stale(est.ItemCount, est.SizeBytes)
+	e.Cause = &ScanNeeded{Estimate: est}
 	if where != "" {
 		where = " " + where
 	}
-	return e.withHint("add = or IN on a partition key (%s)%s, or rerun with --allow-scan to read everything", strings.Join(partitionKeys(t), ", "), where)
+	return e.Hintf("add = or IN on a partition key (%s)%s, or rerun with --allow-scan to read everything", strings.Join(partitionKeys(t), ", "), where)
 }
 
 func partitionKeys(t *TableDef) []string {

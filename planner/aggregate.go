@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
@@ -25,7 +26,7 @@ func (sp *selectPlanner) aggregate(input Node, items []expr.Expr) (*Aggregate, [
 				node.Aggs = append(node.Aggs, n)
 				return expr.Ref{Index: len(sp.groups) + len(node.Aggs) - 1, Name: n.String()}, true, nil
 			case expr.Column:
-				return nil, true, errorf(CodeAggregate, "column %s in %s must appear in GROUP BY or be used in an aggregate function such as MIN(%s)", n, clause, n)
+				return nil, true, errorf(diag.CodeAggregate, "column %s in %s must appear in GROUP BY or be used in an aggregate function such as MIN(%s)", n, clause, n)
 			}
 			return nil, false, nil
 		})

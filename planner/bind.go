@@ -5,6 +5,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -75,13 +76,13 @@ func (b *binder) bind(e sqlparser.Expr) (expr.Expr, error) {
 	case *sqlparser.ConvertExpr:
 		return b.cast(n)
 	case *sqlparser.Subquery, *sqlparser.ExistsExpr:
-		return nil, errorf(CodeUnsupported, "subqueries are not supported")
+		return nil, errorf(diag.CodeUnsupported, "subqueries are not supported")
 	case *sqlparser.GroupConcatExpr:
-		return nil, errorf(CodeUnsupported, "GROUP_CONCAT is not supported")
+		return nil, errorf(diag.CodeUnsupported, "GROUP_CONCAT is not supported")
 	case sqlparser.ValTuple:
-		return nil, errorf(CodeUnsupported, "a row value %s is only allowed after IN", sqlparser.String(n))
+		return nil, errorf(diag.CodeUnsupported, "a row value %s is only allowed after IN", sqlparser.String(n))
 	}
-	return nil, errorf(CodeUnsupported, "%s is not supported in %s", sqlparser.String(e), b.clauseName())
+	return nil, errorf(diag.CodeUnsupported, "%s is not supported in %s", sqlparser.String(e), b.clauseName())
 }
 
 func (b *binder) clauseName() string {
@@ -125,7 +126,7 @@ func (b *binder) comparison(n *sqlparser.ComparisonExpr) (expr.Expr, error) {
 		}
 		tuple, ok := n.Right.(sqlparser.ValTuple)
 		if !ok {
-			return nil, errorf(CodeUnsupported, "IN needs a list of values, e.g. x IN ('a', 'b'); subqueries are not supported")
+			return nil, errorf(diag.CodeUnsupported, "IN needs a list of values, e.g. x IN ('a', 'b'); subqueries are not supported")
 		}
 		list := make([]expr.Expr, len(tuple))
 		for i, item := range tuple {
@@ -136,7 +137,7 @@ func (b *binder) comparison(n *sqlparser.ComparisonExpr) (expr.Expr, error) {
 		return expr.In{X: x, List: list, Not: n.Operator == sqlparser.NotInStr}, nil
 	case sqlparser.LikeStr, sqlparser.NotLikeStr:
 		if n.Escape != nil {
-			return nil, errorf(CodeUnsupported, "LIKE … ESCAPE is not supported; escape %% and _ with a backslash")
+			return nil, errorf(diag.CodeUnsupported, "LIKE … ESCAPE is not supported; escape %% and _ with a backslash")
 		}
 		x, err := b.bind(n.Left)
 		if err != nil {
@@ -148,9 +149,9 @@ func (b *binder) comparison(n *sqlparser.ComparisonExpr) (expr.Expr, error) {
 		}
 		return expr.Like{X: x, Pattern: pattern, Not: n.Operator == sqlparser.NotLikeStr}, nil
 	case sqlparser.NullSafeEqualStr:
-		return nil, errorf(CodeUnsupported, "the <=> operator is not supported; use IS NULL or =")
+		return nil, errorf(diag.CodeUnsupported, "the <=> operator is not supported; use IS NULL or =")
 	}
-	return nil, errorf(CodeUnsupported, "the %s operator is not supported", strings.ToUpper(n.Operator))
+	return nil, errorf(diag.CodeUnsupported, "the %s operator is not supported", strings.ToUpper(n.Operator))
 }
 
 func (b *binder) between(n *sqlparser.RangeCond) (expr.Expr, error) {
@@ -184,7 +185,7 @@ func (b *binder) is(n *sqlparser.IsExpr) (expr.Expr, error) {
 	case sqlparser.IsFalseStr:
 		return expr.Binary{Op: expr.OpEq, L: x, R: expr.Literal{Value: value.BoolOf(false)}}, nil
 	}
-	return nil, errorf(CodeUnsupported, "%s is not supported", strings.ToUpper(n.Operator))
+	return nil, errorf(diag.CodeUnsupported, "%s is not supported", strings.ToUpper(n.Operator))
 }
 
 var arithmeticOps = map[string]expr.Op{
@@ -212,7 +213,7 @@ func (b *binder) arithmetic(n *sqlparser.BinaryExpr) (expr.Expr, error) {
 	}
 	op, ok := arithmeticOps[n.Operator]
 	if !ok {
-		return nil, errorf(CodeUnsupported, "the %s operator is not supported", n.Operator)
+		return nil, errorf(diag.CodeUnsupported, "the %s operator is not supported", n.Operator)
 	}
 	return b.binary(op, n.Left, n.Right)
 }
@@ -237,7 +238,7 @@ func (b *binder) unary(n *sqlparser.UnaryExpr) (expr.Expr, error) {
 	case sqlparser.BangStr:
 		return expr.Unary{Op: expr.OpNot, X: x}, nil
 	}
-	return nil, errorf(CodeUnsupported, "the unary %s operator is not supported", strings.TrimSpace(n.Operator))
+	return nil, errorf(diag.CodeUnsupported, "the unary %s operator is not supported", strings.TrimSpace(n.Operator))
 }
 
 func (b *binder) literal(n *sqlparser.SQLVal) (expr.Expr, error) {
@@ -247,19 +248,19 @@ func (b *binder) literal(n *sqlparser.SQLVal) (expr.Expr, error) {
 	case sqlparser.IntVal, sqlparser.FloatVal:
 		v, err := value.Num(string(n.Val))
 		if err != nil {
-			return nil, errorf(CodeInvalid, "number literal %s: %v", n.Val, err)
+			return nil, errorf(diag.CodeInvalid, "number literal %s: %v", n.Val, err)
 		}
 		return expr.Literal{Value: v}, nil
 	case sqlparser.HexVal:
 		raw, err := n.HexDecode()
 		if err != nil {
-			return nil, errorf(CodeInvalid, "binary literal X'%s': %v", n.Val, err)
+			return nil, errorf(diag.CodeInvalid, "binary literal X'%s': %v", n.Val, err)
 		}
 		return expr.Literal{Value: value.Bin(raw)}, nil
 	case sqlparser.ValArg:
-		return nil, errorf(CodeUnsupported, "query parameters (%s) are not supported; write the value", n.Val)
+		return nil, errorf(diag.CodeUnsupported, "query parameters (%s) are not supported; write the value", n.Val)
 	}
-	return nil, errorf(CodeUnsupported, "literal %s is not supported", sqlparser.String(n))
+	return nil, errorf(diag.CodeUnsupported, "literal %s is not supported", sqlparser.String(n))
 }
 
 // column resolves a column reference: a select alias (where allowed), a
@@ -290,7 +291,7 @@ func (b *binder) column(n *sqlparser.ColName) (expr.Expr, error) {
 // by the join planner's rules).
 func (b *binder) resolvePath(p value.Path) (expr.Expr, error) {
 	if len(b.sources) == 0 {
-		return nil, errorf(CodeUnknownColumn, "unknown column %s: this SELECT has no FROM, so there are no attributes to read", p)
+		return nil, errorf(diag.CodeUnknownColumn, "unknown column %s: this SELECT has no FROM, so there are no attributes to read", p)
 	}
 	if len(p) > 1 && !p[1].IsIndex {
 		if i := b.sourceByAlias(p[0].Name); i >= 0 {
@@ -334,8 +335,8 @@ func (b *binder) resolveAmbiguous(p value.Path) (expr.Expr, error) {
 		return b.col(src, p), nil
 	}
 	if len(p) > 1 && !p[1].IsIndex {
-		return nil, errorf(CodeUnknownColumn, "%s is not a table or alias in FROM (%s)", value.QuoteName(p[0].Name), b.describeSources()).
-			withHint("if %s is a map attribute, qualify it with its table: %s.%s", p[0].Name, b.sources[0].alias, p)
+		return nil, errorf(diag.CodeUnknownColumn, "%s is not a table or alias in FROM (%s)", value.QuoteName(p[0].Name), b.describeSources()).
+			Hintf("if %s is a map attribute, qualify it with its table: %s.%s", p[0].Name, b.sources[0].alias, p)
 	}
 	var owners []int
 	for i, s := range b.sources {
@@ -355,11 +356,11 @@ func (b *binder) resolveAmbiguous(p value.Path) (expr.Expr, error) {
 		for i, o := range owners {
 			names[i] = b.sourceName(o)
 		}
-		return nil, errorf(CodeAmbiguous, "column %s is ambiguous: it is a key of %s", p, strings.Join(names, " and ")).
-			withHint("qualify it, e.g. %s.%s", b.sources[owners[0]].alias, p)
+		return nil, errorf(diag.CodeAmbiguous, "column %s is ambiguous: it is a key of %s", p, strings.Join(names, " and ")).
+			Hintf("qualify it, e.g. %s.%s", b.sources[owners[0]].alias, p)
 	}
-	return nil, errorf(CodeAmbiguous, "column %s is ambiguous: items are schemaless, so ddbsql cannot tell which of %s has it", p, b.describeSources()).
-		withHint("qualify it, e.g. %s.%s", aliases[0], p)
+	return nil, errorf(diag.CodeAmbiguous, "column %s is ambiguous: items are schemaless, so ddbsql cannot tell which of %s has it", p, b.describeSources()).
+		Hintf("qualify it, e.g. %s.%s", aliases[0], p)
 }
 
 // sourceName is "alias (table)", or the table name when it has no alias.

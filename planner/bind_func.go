@@ -6,6 +6,7 @@ import (
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/funcs"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -17,24 +18,24 @@ func (b *binder) function(n *sqlparser.FuncExpr) (expr.Expr, error) {
 		name = "substring"
 	}
 	if !n.Qualifier.IsEmpty() {
-		return nil, errorf(CodeUnknownFunction, "unknown function %s.%s", n.Qualifier.String(), n.Name.String())
+		return nil, errorf(diag.CodeUnknownFunction, "unknown function %s.%s", n.Qualifier.String(), n.Name.String())
 	}
 	fn, known := funcs.Lookup(name)
 	if known && fn.Aggregate {
 		return b.aggregate(name, n)
 	}
 	if n.Distinct {
-		return nil, errorf(CodeInvalid, "DISTINCT is only allowed inside COUNT, SUM, AVG, MIN and MAX, not in %s()", name)
+		return nil, errorf(diag.CodeInvalid, "DISTINCT is only allowed inside COUNT, SUM, AVG, MIN and MAX, not in %s()", name)
 	}
 	if !known {
-		return nil, errorf(CodeUnknownFunction, "unknown function %s()", n.Name.String()).
-			withHint("functions: %s", strings.Join(funcs.ScalarNames(), ", "))
+		return nil, errorf(diag.CodeUnknownFunction, "unknown function %s()", n.Name.String()).
+			Hintf("functions: %s", strings.Join(funcs.ScalarNames(), ", "))
 	}
 	args := make([]expr.Expr, 0, len(n.Exprs))
 	for _, se := range n.Exprs {
 		ae, ok := se.(*sqlparser.AliasedExpr)
 		if !ok {
-			return nil, errorf(CodeArguments, "%s() does not take *", name)
+			return nil, errorf(diag.CodeArguments, "%s() does not take *", name)
 		}
 		arg, err := b.bind(ae.Expr)
 		if err != nil {
@@ -43,28 +44,39 @@ func (b *binder) function(n *sqlparser.FuncExpr) (expr.Expr, error) {
 		args = append(args, arg)
 	}
 	if len(args) < fn.MinArgs || len(args) > fn.MaxArgs {
-		return nil, errorf(CodeArguments, "%s() takes %s, got %d", name, fn.ArityText(), len(args))
+		return nil, errorf(diag.CodeArguments, "%s() takes %s, got %d", name, fn.ArityText(), len(args))
 	}
 	return expr.Func{Name: name, Args: args}, nil
 }
 
 func (b *binder) aggregate(name string, n *sqlparser.FuncExpr) (expr.Expr, error) {
 	if !b.allowAggregates {
-		return nil, errorf(CodeAggregate, "aggregate %s() is not allowed in %s", strings.ToUpper(name), b.clauseName()).
-			withHint("filter groups with HAVING instead")
+		err := errorf(diag.CodeAggregate, "aggregate %s() is not allowed in %s", strings.ToUpper(name), b.clauseName())
+		switch b.clause {
+		case "WHERE", "ON":
+			// WHERE and ON filter rows; a condition on an aggregate
+			// filters groups.
+			err = err.Hintf("filter groups with HAVING instead")
+		case "GROUP BY":
+			err = err.Hintf("group by columns or expressions of them; aggregates are computed per group")
+		}
+		return nil, err
 	}
 	if len(n.Exprs) != 1 {
-		return nil, errorf(CodeArguments, "%s() takes 1 argument, got %d", strings.ToUpper(name), len(n.Exprs))
+		return nil, errorf(diag.CodeArguments, "%s() takes 1 argument, got %d", strings.ToUpper(name), len(n.Exprs))
 	}
 	if _, star := n.Exprs[0].(*sqlparser.StarExpr); star {
-		if name != "count" || n.Distinct {
-			return nil, errorf(CodeArguments, "%s(*) is not valid; only COUNT(*) takes *", strings.ToUpper(name))
+		if name == "count" && n.Distinct {
+			return nil, errorf(diag.CodeArguments, "COUNT(DISTINCT *) is not valid; write COUNT(*) for rows or COUNT(DISTINCT column) for distinct values")
+		}
+		if name != "count" {
+			return nil, errorf(diag.CodeArguments, "%s(*) is not valid; only COUNT(*) takes *", strings.ToUpper(name))
 		}
 		return expr.Aggregate{Func: name}, nil
 	}
 	ae, ok := n.Exprs[0].(*sqlparser.AliasedExpr)
 	if !ok {
-		return nil, errorf(CodeArguments, "invalid argument to %s()", strings.ToUpper(name))
+		return nil, errorf(diag.CodeArguments, "invalid argument to %s()", strings.ToUpper(name))
 	}
 	// Aggregates cannot nest.
 	inner := *b
@@ -139,7 +151,7 @@ func (b *binder) cast(n *sqlparser.ConvertExpr) (expr.Expr, error) {
 	typ := strings.ToLower(strings.Fields(n.Type.Type + " x")[0])
 	to, ok := castTypes[typ]
 	if !ok {
-		return nil, errorf(CodeUnsupported, "CAST to %s is not supported; cast to DECIMAL (a DynamoDB number) or CHAR (a string)", strings.ToUpper(n.Type.Type))
+		return nil, errorf(diag.CodeUnsupported, "CAST to %s is not supported; cast to DECIMAL (a DynamoDB number) or CHAR (a string)", strings.ToUpper(n.Type.Type))
 	}
 	return expr.Cast{X: x, To: to}, nil
 }

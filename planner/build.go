@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
@@ -9,10 +10,10 @@ import (
 func (sp *selectPlanner) build() (*Plan, error) {
 	agg := sp.aggregated()
 	if sp.star && agg {
-		return nil, errorf(CodeAggregate, "SELECT * cannot be combined with GROUP BY or aggregates; list the grouped columns")
+		return nil, errorf(diag.CodeAggregate, "SELECT * cannot be combined with GROUP BY or aggregates; list the grouped columns")
 	}
 	if sp.star && sp.distinct {
-		return nil, errorf(CodeUnsupported, "SELECT DISTINCT * is not supported: every item has a unique primary key, so it equals SELECT *")
+		return nil, errorf(diag.CodeUnsupported, "SELECT DISTINCT * is not supported: every item has a unique primary key, so it equals SELECT *")
 	}
 	req := readRequest{need: sp.baseNeeds(), limit: -1}
 	if !agg && !sp.distinct {
@@ -81,7 +82,7 @@ func (sp *selectPlanner) finish(node Node, items []expr.Expr, names []string, or
 			idx := indexOfExpr(items, k.Expr)
 			if idx < 0 {
 				if sp.distinct {
-					return nil, errorf(CodeInvalid, "with SELECT DISTINCT, ORDER BY %s must be one of the selected columns", k.Expr)
+					return nil, errorf(diag.CodeInvalid, "with SELECT DISTINCT, ORDER BY %s must be one of the selected columns", k.Expr)
 				}
 				idx = len(exprs)
 				exprs = append(exprs, k.Expr)

@@ -1,9 +1,9 @@
 package planner
 
 import (
-	"errors"
 	"fmt"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/ddbexpr"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -72,7 +72,7 @@ func (r *reader) planDisjunction(req readRequest) (*readPlan, error) {
 	plain, plainErr := keyed.planAccess(req)
 	if plainErr != nil {
 		plain = nil
-		if !hasCode(plainErr, CodeScanNotAllowed) && !hasCode(plainErr, CodeConsistentIndex) {
+		if !hasCode(plainErr, diag.CodeScanNotAllowed) && !hasCode(plainErr, diag.CodeConsistentIndex) {
 			return nil, plainErr
 		}
 	}
@@ -89,7 +89,7 @@ func (r *reader) planDisjunction(req readRequest) (*readPlan, error) {
 		switch {
 		case err == nil && (plain == nil || rp.shape.narrower(plain.shape)):
 			return rp, nil
-		case err != nil && plain == nil && !hasCode(err, CodeScanNotAllowed):
+		case err != nil && plain == nil && !hasCode(err, diag.CodeScanNotAllowed):
 			return nil, err
 		}
 		return r.fallback(req, plain, plainErr, "", "")
@@ -135,7 +135,7 @@ func (r *reader) planBranches(req readRequest, branches []branch) (plans []*read
 		switch {
 		case berr == nil:
 			plans[i] = rp
-		case hasCode(berr, CodeScanNotAllowed):
+		case hasCode(berr, diag.CodeScanNotAllowed):
 			if missing < 0 {
 				missing = i
 			}
@@ -155,7 +155,7 @@ func (r *reader) fallback(req readRequest, plain *readPlan, plainErr error, why,
 		return plain, nil
 	case r.opts.AllowScan:
 		return r.planAccess(req)
-	case why != "" && hasCode(plainErr, CodeScanNotAllowed):
+	case why != "" && hasCode(plainErr, diag.CodeScanNotAllowed):
 		return nil, scanErrorBecause(r.from.table, r.scanPath(), why, where)
 	}
 	return nil, plainErr
@@ -272,7 +272,7 @@ func (r *reader) noScan() *reader {
 	return &c
 }
 
-func hasCode(err error, code string) bool {
-	var pe *Error
-	return errors.As(err, &pe) && pe.Code == code
+func hasCode(err error, code diag.Code) bool {
+	var pe *diag.Error
+	return asPlanError(err, &pe) && pe.Code == code
 }

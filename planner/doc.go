@@ -65,7 +65,8 @@
 //     FromItems lists, in that order; a projection's or an aggregation's
 //     columns are positions, read by expr.Ref. ClientExprs and Uses say
 //     what each node evaluates and which columns it reads.
-//   - Errors are *Error with a stable Code.
+//   - Errors are *diag.Error of phase plan with a stable Code; the error
+//     of a refused Scan has a *ScanNeeded cause (what the Scan would read).
 //   - A double-quoted name is a name, never a string, even where a value
 //     usually goes (status = "open"); when it is no key attribute of the
 //     tables read, the planner says so in the error's hint if planning

@@ -1,44 +1,29 @@
 package planner
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
 
-// Error codes. Tests and callers match on these; keep them stable.
-const (
-	CodeUnknownTable    = "unknown_table"
-	CodeUnknownIndex    = "unknown_index"
-	CodeUnknownColumn   = "unknown_column"
-	CodeKeyType         = "key_type"
-	CodeScanNotAllowed  = "scan_not_allowed"
-	CodeConsistentIndex = "consistent_gsi"
-	CodeUnsupported     = "unsupported"
-	CodeInvalid         = "invalid"
-	CodeAggregate       = "aggregate"
-	CodeUnknownFunction = "unknown_function"
-	CodeArguments       = "arguments"
-	CodeAmbiguous       = "ambiguous_column"
-	CodeSelfJoin        = "self_join"
-	CodeJoin            = "join"
-	CodeLimit           = "limit"
-	CodeCatalog         = "catalog"
-	CodeStrict          = "strict"
-	CodeBudget          = "budget"
-	// CodeSparseIndexHint: USE/FORCE INDEX names a sparse index that may
-	// not hold every item the statement matches.
-	CodeSparseIndexHint = "sparse_index_hint"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
-// Error is a planning error: the statement cannot run as written.
-type Error struct {
-	Code string
-	Msg  string
-	Hint string
-	// Scan describes the read a scan_not_allowed error refused, so an
-	// interactive caller can ask the user and plan again with AllowScan.
-	Scan *ScanEstimate
-	// Notes are the parts of Hint that hold whatever the caller does next
-	// (a double-quoted name that may be meant as a string): a caller that
-	// asks the user whether to Scan shows them with its question.
+// ScanNeeded is the cause of a scan_not_allowed error: the read the
+// statement needs and was refused, so an interactive caller can ask the
+// user and plan again with AllowScan. Find it with errors.As.
+type ScanNeeded struct {
+	Estimate ScanEstimate
+	// Notes are the parts of the error's hint that hold whatever the
+	// caller does next (a double-quoted name that may be meant as a
+	// string): a caller that asks the user whether to Scan shows them with
+	// its question.
 	Notes []string
+}
+
+func (s *ScanNeeded) Error() string {
+	if s.Estimate.Index != "" {
+		return "a Scan of index " + s.Estimate.Index + " of table " + s.Estimate.Table + " is not allowed"
+	}
+	return "a Scan of table " + s.Estimate.Table + " is not allowed"
 }
 
 // ScanEstimate is what DescribeTable says a Scan would read.
@@ -62,18 +47,13 @@ func (s ScanEstimate) UnknownReason() string {
 	return "DescribeTable reports " + s.Unknown + "; " + countsLag
 }
 
-func (e *Error) Error() string {
-	if e.Hint == "" {
-		return e.Msg
-	}
-	return e.Msg + "\n" + e.Hint
+// errorf makes a planning error: the statement cannot run as written.
+func errorf(code diag.Code, format string, args ...any) *diag.Error {
+	return &diag.Error{Phase: diag.Plan, Code: code, Msg: fmt.Sprintf(format, args...)}
 }
 
-func errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
-}
-
-func (e *Error) withHint(format string, args ...any) *Error {
-	e.Hint = fmt.Sprintf(format, args...)
-	return e
+// asPlanError is errors.As for an error of the plan phase: other errors
+// (a catalog's DynamoDB failure) pass through the planner unchanged.
+func asPlanError(err error, target **diag.Error) bool {
+	return errors.As(err, target) && (*target).Phase == diag.Plan
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // ExplainJSONVersion is the version of EXPLAIN's JSON document. It changes
@@ -46,7 +48,7 @@ func ExplainJSON(p *Plan, opts JSONOptions) ([]byte, error) {
 	w := jsonWriter{actual: opts.Actual}
 	root, err := w.tree(p.Root)
 	if err != nil {
-		return nil, errorf(CodeInvalid, "cannot render the plan as JSON: %v", err)
+		return nil, errorf(diag.CodeInvalid, "cannot render the plan as JSON: %v", err)
 	}
 	notes := append(append([]string{}, opts.Notes...), p.Notes...)
 	doc := object{{"version", ExplainJSONVersion}, {"notes", notes}, {"plan", root},

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -72,9 +73,9 @@ func planFor(cat planner.Catalog, sql string, opts planner.Options) (*planner.Pl
 	}
 	p, err := planner.PlanSelect(context.Background(), cat, planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues, ItemTexts: sel.ItemTexts}, opts)
 	if err != nil {
-		var pe *planner.Error
-		if errors.As(err, &pe) {
-			return nil, "error " + pe.Code + ": " + pe.Error() + "\n"
+		var pe *diag.Error
+		if errors.As(err, &pe) && pe.Phase == diag.Plan {
+			return nil, "error " + string(pe.Code) + ": " + pe.Error() + "\n"
 		}
 		return nil, "error: " + err.Error() + "\n"
 	}

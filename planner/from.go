@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // fromItem is a resolved FROM entry: the table, its alias and index hint.
@@ -27,15 +29,15 @@ func resolveTable(ctx context.Context, cat Catalog, name string) (*TableDef, err
 	if !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}
-	e := errorf(CodeUnknownTable, "table %q does not exist", name)
+	e := errorf(diag.CodeUnknownTable, "table %q does not exist", name)
 	if names, lerr := cat.Tables(ctx); lerr == nil {
 		if len(names) == 0 {
-			return nil, e.withHint("there are no tables at this endpoint and region")
+			return nil, e.Hintf("there are no tables at this endpoint and region")
 		}
 		if close := closest(name, names); close != "" {
-			return nil, e.withHint("did you mean %s? SHOW TABLES lists them all", close)
+			return nil, e.Hintf("did you mean %s? SHOW TABLES lists them all", close)
 		}
-		return nil, e.withHint("tables: %s", strings.Join(limitList(names, 20), ", "))
+		return nil, e.Hintf("tables: %s", strings.Join(limitList(names, 20), ", "))
 	}
 	return nil, e
 }
@@ -45,7 +47,7 @@ func resolveTable(ctx context.Context, cat Catalog, name string) (*TableDef, err
 func fromTable(ctx context.Context, cat Catalog, ate *sqlparser.AliasedTableExpr) (fromItem, error) {
 	tn, ok := ate.Expr.(sqlparser.TableName)
 	if !ok {
-		return fromItem{}, errorf(CodeUnsupported, "subqueries in FROM are not supported")
+		return fromItem{}, errorf(diag.CodeUnsupported, "subqueries in FROM are not supported")
 	}
 	tableName, indexName := tn.Name.String(), ""
 	if !tn.Qualifier.IsEmpty() {
@@ -67,7 +69,7 @@ func fromTable(ctx context.Context, cat Catalog, ate *sqlparser.AliasedTableExpr
 	}
 	if h := ate.Hints; h != nil {
 		if indexName != "" {
-			return fromItem{}, errorf(CodeInvalid, "FROM %s.%s already names an index; drop the index hint", tableName, indexName)
+			return fromItem{}, errorf(diag.CodeInvalid, "FROM %s.%s already names an index; drop the index hint", tableName, indexName)
 		}
 		names := make([]string, len(h.Indexes))
 		for i, ix := range h.Indexes {
@@ -93,15 +95,15 @@ func checkIndex(t *TableDef, name string) error {
 	if t.Index(name) != nil {
 		return nil
 	}
-	e := errorf(CodeUnknownIndex, "table %s has no index %q", t.Name, name)
+	e := errorf(diag.CodeUnknownIndex, "table %s has no index %q", t.Name, name)
 	if len(t.Indexes) == 0 {
-		return e.withHint("%s has no secondary indexes", t.Name)
+		return e.Hintf("%s has no secondary indexes", t.Name)
 	}
 	names := make([]string, len(t.Indexes))
 	for i, ix := range t.Indexes {
 		names[i] = ix.Name
 	}
-	return e.withHint("indexes of %s: %s", t.Name, strings.Join(names, ", "))
+	return e.Hintf("indexes of %s: %s", t.Name, strings.Join(names, ", "))
 }
 
 func limitList(names []string, n int) []string {

@@ -17,13 +17,13 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
-	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
-	"github.com/ddbsql/ddbsql/exec/dynamo/offline"
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
-// fakeCatalog serves the fixture tables' definitions without a server.
+// fakeCatalog serves table definitions without a server: those a golden
+// file declares, or the fixture tables' (newFakeCatalog).
 type fakeCatalog struct{ tables map[string]*planner.TableDef }
 
 func (c *fakeCatalog) Table(_ context.Context, name string) (*planner.TableDef, error) {
@@ -58,6 +58,8 @@ func describe(in *dynamodb.CreateTableInput, items int) *types.TableDescription 
 	return td
 }
 
+// newFakeCatalog describes the fixture tables, for the tests that plan over
+// them outside the golden files.
 func newFakeCatalog(t *testing.T) *fakeCatalog {
 	c := &fakeCatalog{tables: map[string]*planner.TableDef{}}
 	for _, ft := range fixtures.All() {
@@ -68,16 +70,6 @@ func newFakeCatalog(t *testing.T) *fakeCatalog {
 		c.tables[ft.Name] = def
 	}
 	return c
-}
-
-// demoCatalog describes the built-in demo tables (ddbsql --demo), loaded
-// into the in-process backend.
-func demoCatalog(t *testing.T) planner.Catalog {
-	db := memdb.New()
-	if _, err := offline.LoadDemo(context.Background(), db); err != nil {
-		t.Fatalf("loading the demo tables: %v", err)
-	}
-	return dynamo.NewCatalog(db)
 }
 
 // staleCatalog reports some tables as DynamoDB does before it refreshes
@@ -113,41 +105,49 @@ func (c staleCatalog) Table(ctx context.Context, name string) (*planner.TableDef
 	return &def, nil
 }
 
-// TestPlans runs the golden files in testdata/plans: each case is SQL in,
-// EXPLAIN text (or the error's code and message) out. Regenerate with
-// go test ./planner -rewrite and review the diff. Cases run on the fixture
-// tables; with the argument demo, on the demo tables. The command "same" takes
-// several statements separated by ';' that must all plan exactly alike (the
-// same tree and requests, or the same error); its output is that one plan.
-//
-// Arguments of a case: allow-scan, consistent, segments=N (planner options);
-// fresh=(t1,t2) reports those tables as DescribeTable does for a new or
-// freshly loaded table (0 items, 0 bytes), no-bytes=(t) as one whose size
-// is not yet counted (its items, 0 bytes).
 // goldenParallelism is the fixed Options.Parallelism of every golden case:
 // plans take the host's parallelism as an input, so the files read the same
 // on any machine.
 const goldenParallelism = 4
 
+// TestPlans runs the golden files in testdata/plans, one per area (access
+// paths, pushdown, joins, rejections, estimates, strict mode, disjunctions,
+// hints, quoting, output names, EXPLAIN JSON): each case is SQL in, EXPLAIN
+// text (or the error's code and message) out, with a comment directly above
+// saying what it proves (goldencases_test.go checks that). Regenerate with
+// go test ./planner -rewrite and review the diff.
+//
+// Each file declares the tables its cases read with create-table, one table
+// per directive, as DescribeTable reports it:
+//
+//	create-table
+//	app PK:S SK:S items=2556 bytes=1789200
+//	gsi GSI1 GSI1PK:S GSI1SK:S ALL items=639 bytes=255600
+//	lsi ByCreated PK:S createdAt:S KEYS_ONLY items=2556 bytes=127800
+//
+// (goldenschema_test.go defines the form); create-table demo declares a
+// table of the demo data, which the cases with the argument demo read. The
+// command "same" takes several statements separated by ';' that must all
+// plan exactly alike (the same tree and requests, or the same error); its
+// output is that one plan.
+//
+// Arguments of a case: allow-scan, consistent, segments=N (planner options);
+// strict applies the --strict check; fresh=(t1,t2) reports those tables as
+// DescribeTable does for a new or freshly loaded table (0 items, 0 bytes),
+// no-bytes=(t) as one whose size is not yet counted (its items, 0 bytes).
 func TestPlans(t *testing.T) {
-	fixtureCat := newFakeCatalog(t)
-	var demoCat planner.Catalog
-	files, err := filepath.Glob("../testdata/plans/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files found: %v", err)
-	}
-	for _, file := range files {
+	for _, file := range goldenFiles(t) {
+		cats := newGoldenCatalogs()
 		datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) string {
-			opts := planner.Options{AllowScan: d.HasArg("allow-scan"), Consistent: d.HasArg("consistent"), Parallelism: goldenParallelism}
-			var cat planner.Catalog = fixtureCat
-			if d.HasArg("demo") {
-				if demoCat == nil {
-					demoCat = demoCatalog(t)
+			if d.Cmd == "create-table" {
+				out, err := cats.declare(d)
+				if err != nil {
+					t.Fatalf("%s: %v", d.Pos, err)
 				}
-				cat = demoCat
+				return out
 			}
-
-			sc := staleCatalog{Catalog: cat}
+			opts := planner.Options{AllowScan: d.HasArg("allow-scan"), Consistent: d.HasArg("consistent"), Parallelism: goldenParallelism}
+			sc := staleCatalog{Catalog: cats.forCase(d)}
 			for _, arg := range d.CmdArgs {
 				switch arg.Key {
 				case "fresh":
@@ -180,6 +180,16 @@ func TestPlans(t *testing.T) {
 	}
 }
 
+// goldenFiles lists the golden files.
+func goldenFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("testdata/plans/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files found: %v", err)
+	}
+	return files
+}
+
 // planText plans sql and renders EXPLAIN; with strict it applies the
 // --strict check to the plan as well.
 func planText(cat planner.Catalog, sql string, opts planner.Options, strict bool) string {
@@ -201,9 +211,9 @@ func planText(cat planner.Catalog, sql string, opts planner.Options, strict bool
 		err = planner.CheckStrict(p)
 	}
 	if err != nil {
-		var pe *planner.Error
-		if errors.As(err, &pe) {
-			return "error " + pe.Code + ": " + pe.Error() + "\n"
+		var pe *diag.Error
+		if errors.As(err, &pe) && pe.Phase == diag.Plan {
+			return "error " + string(pe.Code) + ": " + pe.Error() + "\n"
 		}
 		return "error: " + err.Error() + "\n"
 	}

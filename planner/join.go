@@ -1,8 +1,7 @@
 package planner
 
 import (
-	"errors"
-
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
@@ -181,13 +180,13 @@ func (jp *joinPlanner) findKeyed() error {
 		opts := jp.sp.opts
 		opts.AllowScan = false
 		_, err := jp.reader(s, opts).plan(readRequest{need: jp.need[s], limit: -1})
-		var pe *Error
+		var pe *diag.Error
 		switch {
 		case err == nil:
 			jp.keyed[s] = true
-		case !errors.As(err, &pe):
+		case !asPlanError(err, &pe):
 			return err
-		case pe.Code == CodeSparseIndexHint:
+		case pe.Code == diag.CodeSparseIndexHint:
 			// Kept only when the hint is what stands in the way: without
 			// it, the item's key conditions would give a read.
 			r := jp.reader(s, opts)
@@ -195,7 +194,7 @@ func (jp *joinPlanner) findKeyed() error {
 			if _, err := r.plan(readRequest{need: jp.need[s], limit: -1}); err == nil {
 				jp.sparse[s] = pe
 			}
-		case pe.Code != CodeScanNotAllowed:
+		case pe.Code != diag.CodeScanNotAllowed:
 			return err
 		}
 	}

@@ -3,6 +3,7 @@ package planner
 import (
 	"strings"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -49,7 +50,7 @@ func (sp *selectPlanner) bindJoinConditions() error {
 func (sp *selectPlanner) checkJoinSources(e expr.Expr, item int) error {
 	for _, c := range expr.Columns(e) {
 		if c.Source > item {
-			return errorf(CodeInvalid, "ON %s refers to %s, which is joined later; move the condition to that join or to WHERE", e, sp.froms[c.Source].alias)
+			return errorf(diag.CodeInvalid, "ON %s refers to %s, which is joined later; move the condition to that join or to WHERE", e, sp.froms[c.Source].alias)
 		}
 	}
 	return nil
@@ -74,9 +75,9 @@ func (sp *selectPlanner) usingSource(col string, item int) (int, error) {
 		aliases[s] = sp.froms[s].alias
 	}
 	right := sp.froms[item].alias
-	return 0, errorf(CodeAmbiguous, "USING (%s) is ambiguous: items are schemaless, so ddbsql cannot tell which of %s has %s (it is a key attribute of none of them)",
+	return 0, errorf(diag.CodeAmbiguous, "USING (%s) is ambiguous: items are schemaless, so ddbsql cannot tell which of %s has %s (it is a key attribute of none of them)",
 		col, strings.Join(aliases, ", "), col).
-		withHint("write the join with ON, e.g. ON %s.%s = %s.%s", aliases[0], col, right, col)
+		Hintf("write the join with ON, e.g. ON %s.%s = %s.%s", aliases[0], col, right, col)
 }
 
 // sourcesOf lists the FROM items an expression reads.

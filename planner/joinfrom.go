@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // JoinKind is INNER or LEFT (RIGHT joins are rewritten as LEFT).
@@ -36,7 +38,7 @@ type joinStep struct {
 // swapped, which is only possible while the left side is a single table.
 func flattenFrom(from sqlparser.TableExprs) ([]*sqlparser.AliasedTableExpr, []joinStep, error) {
 	if len(from) != 1 {
-		return nil, nil, errorf(CodeUnsupported, "comma joins (FROM a, b) are CROSS joins, which are not supported: write a JOIN … ON with an equality on a key")
+		return nil, nil, errorf(diag.CodeUnsupported, "comma joins (FROM a, b) are CROSS joins, which are not supported: write a JOIN … ON with an equality on a key")
 	}
 	var items []*sqlparser.AliasedTableExpr
 	var steps []joinStep
@@ -50,14 +52,14 @@ func flattenFrom(from sqlparser.TableExprs) ([]*sqlparser.AliasedTableExpr, []jo
 			if len(t.Exprs) == 1 {
 				return walk(t.Exprs[0])
 			}
-			return errorf(CodeUnsupported, "parenthesised comma joins are not supported")
+			return errorf(diag.CodeUnsupported, "parenthesised comma joins are not supported")
 		case *sqlparser.JoinTableExpr:
 			if err := walk(t.LeftExpr); err != nil {
 				return err
 			}
 			right, ok := t.RightExpr.(*sqlparser.AliasedTableExpr)
 			if !ok {
-				return errorf(CodeUnsupported, "nested joins on the right of JOIN are not supported; write the joins one after another")
+				return errorf(diag.CodeUnsupported, "nested joins on the right of JOIN are not supported; write the joins one after another")
 			}
 			step := joinStep{item: len(items), on: t.Condition.On}
 			for _, c := range t.Condition.Using {
@@ -71,20 +73,20 @@ func flattenFrom(from sqlparser.TableExprs) ([]*sqlparser.AliasedTableExpr, []jo
 				step.kind = JoinLeft
 			case sqlparser.RightJoinStr:
 				if len(items) != 2 {
-					return errorf(CodeUnsupported, "RIGHT JOIN after another join is not supported; reorder the tables and use LEFT JOIN")
+					return errorf(diag.CodeUnsupported, "RIGHT JOIN after another join is not supported; reorder the tables and use LEFT JOIN")
 				}
 				items[0], items[1] = items[1], items[0]
 				step.kind = JoinLeft
 			default:
-				return errorf(CodeUnsupported, "%s is not supported; use JOIN or LEFT JOIN … ON", strings.ToUpper(t.Join))
+				return errorf(diag.CodeUnsupported, "%s is not supported; use JOIN or LEFT JOIN … ON", strings.ToUpper(t.Join))
 			}
 			if step.on == nil && len(step.using) == 0 {
-				return errorf(CodeUnsupported, "CROSS joins (JOIN without ON or USING) are not supported: join on an equality with a partition key")
+				return errorf(diag.CodeUnsupported, "CROSS joins (JOIN without ON or USING) are not supported: join on an equality with a partition key")
 			}
 			steps = append(steps, step)
 			return nil
 		}
-		return errorf(CodeUnsupported, "unsupported FROM clause %s", sqlparser.String(te))
+		return errorf(diag.CodeUnsupported, "unsupported FROM clause %s", sqlparser.String(te))
 	}
 	if err := walk(from[0]); err != nil {
 		return nil, nil, err

@@ -2,10 +2,11 @@ package planner
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // Join order.
@@ -141,8 +142,8 @@ func (s *orderSearch) failure() error {
 	switch {
 	case s.err != nil && s.noPath && s.jp.reorderable():
 		// The user might expect another spelling of the FROM to help.
-		var pe *Error
-		if errors.As(s.err, &pe) {
+		var pe *diag.Error
+		if asPlanError(s.err, &pe) {
 			e := *pe
 			e.Msg += ". Writing the tables in another order would not help: ddbsql already considers every join order with the same meaning"
 			return &e
@@ -153,10 +154,10 @@ func (s *orderSearch) failure() error {
 	case s.unlinked != nil:
 		return s.unlinked
 	case s.steps >= maxOrderSteps:
-		return errorf(CodeJoin, "this join of %d tables has too many possible orders for ddbsql to search for one that reaches every table by key", len(s.jp.sp.froms)).
-			withHint("join fewer tables in one statement")
+		return errorf(diag.CodeJoin, "this join of %d tables has too many possible orders for ddbsql to search for one that reaches every table by key", len(s.jp.sp.froms)).
+			Hintf("join fewer tables in one statement")
 	}
-	return errorf(CodeJoin, "internal: no join order found")
+	return errorf(diag.CodeJoin, "internal: no join order found")
 }
 
 func (s *orderSearch) from(driving int) []int {
@@ -271,7 +272,7 @@ func joinedKey(joined map[int]bool, n int) string {
 
 func (jp *joinPlanner) notLinked(item int) error {
 	alias := jp.sp.froms[item].alias
-	return errorf(CodeJoin, "%s is not linked to the other tables by an equality; ddbsql joins by key, so add ON %s.<key> = <other table>.<attribute>",
+	return errorf(diag.CodeJoin, "%s is not linked to the other tables by an equality; ddbsql joins by key, so add ON %s.<key> = <other table>.<attribute>",
 		alias, alias)
 }
 
@@ -305,7 +306,7 @@ func (jp *joinPlanner) noDrivingError() error {
 	}
 	e.Msg = fmt.Sprintf("this join needs a Scan of table %s: %s (= or IN on a partition key), and the only key conditions are on %s, %s, which never drives — a LEFT JOIN returns every row of the tables before it (%s), matched or not, so ddbsql must read all of them first. Writing the tables in another order would not help: ddbsql already considers every order with the same meaning. A Scan reads, and bills, the whole table%s.\n%s: %s",
 		t.Name, who, strings.Join(optional, ", "), sides, strings.Join(drivers, ", "), sizeNote(t, p), t.Name, t.KeySummary())
-	return e.withHint("add = or IN on a partition key of %s (%s); to keep only rows that have a match in %s, write JOIN instead of LEFT JOIN; or rerun with --allow-scan to read all of %s",
+	return e.Hintf("add = or IN on a partition key of %s (%s); to keep only rows that have a match in %s, write JOIN instead of LEFT JOIN; or rerun with --allow-scan to read all of %s",
 		drivers[0], strings.Join(partitionKeys(t), ", "), optional[0], t.Name)
 }
 

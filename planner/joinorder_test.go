@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -45,8 +46,8 @@ func TestJoinOrderSearchIsBounded(t *testing.T) {
 	}
 	sel := st.(*parser.Select)
 	_, err = PlanSelect(context.Background(), starCatalog{n: n}, SelectInput{AST: sel.AST, Paths: sel.Paths}, Options{})
-	pe, ok := err.(*Error)
-	if !ok || pe.Code != CodeJoin || !strings.Contains(pe.Msg, fmt.Sprintf("cannot join a%02d (table t%02d)", n-1, n-1)) {
+	pe, ok := err.(*diag.Error)
+	if !ok || pe.Code != diag.CodeJoin || !strings.Contains(pe.Msg, fmt.Sprintf("cannot join a%02d (table t%02d)", n-1, n-1)) {
 		t.Fatalf("got %v, want a join error naming a%02d", err, n-1)
 	}
 

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/ddbexpr"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -266,9 +267,9 @@ func (jp *joinPlanner) checkKeyTypes(st plannedStep) error {
 		ct, cok := keyTypeOf(jp.sp.froms[k.col.Source].table, k.col.Path[0].Name)
 		if pok && cok && pt != ct {
 			pa, ca := jp.sp.froms[pc.Source].alias, jp.sp.froms[k.col.Source].alias
-			return errorf(CodeJoin, "join keys have different types: %s.%s is a %s (%s) key and %s.%s a %s (%s) key, so no values can ever match",
+			return errorf(diag.CodeJoin, "join keys have different types: %s.%s is a %s (%s) key and %s.%s a %s (%s) key, so no values can ever match",
 				pa, pc.Path[0].Name, typeWord(pt), pt, ca, k.col.Path[0].Name, typeWord(ct), ct).
-				withHint("DynamoDB compares keys by type; join attributes that hold the same type")
+				Hintf("DynamoDB compares keys by type; join attributes that hold the same type")
 		}
 	}
 	return nil
@@ -309,14 +310,14 @@ func (jp *joinPlanner) noKeyPath(st plannedStep) error {
 		}
 		a := k.col.Path[0].Name
 		if _, ok := k.probe.(expr.Column); !ok && jp.keyPathAttr(t, a) != "" {
-			return errorf(CodeJoin, "cannot join %s (table %s) on %s: %s is the %s of %s, but DynamoDB keys can only match a plain attribute value, not %s, so ddbsql could only find matches by scanning %s",
+			return errorf(diag.CodeJoin, "cannot join %s (table %s) on %s: %s is the %s of %s, but DynamoDB keys can only match a plain attribute value, not %s, so ddbsql could only find matches by scanning %s",
 				from.alias, t.Name, on, a, jp.keyPathAttr(t, a), t.Name, k.probe, t.Name).
-				withHint("join %s.%s to a plain attribute of the other table, or rerun with --allow-scan to scan %s and join on the client", from.alias, a, t.Name)
+				Hintf("join %s.%s to a plain attribute of the other table, or rerun with --allow-scan to scan %s and join on the client", from.alias, a, t.Name)
 		}
 		if ix := gsiByPK(t, a); ix != "" && jp.sp.opts.Consistent {
-			return errorf(CodeJoin, "cannot join %s (table %s) on %s: %s is the partition key of the global secondary index %s, which is eventually consistent only, so it cannot be read with --consistent",
+			return errorf(diag.CodeJoin, "cannot join %s (table %s) on %s: %s is the partition key of the global secondary index %s, which is eventually consistent only, so it cannot be read with --consistent",
 				from.alias, t.Name, on, a, ix).
-				withHint("drop --consistent to look %s up through %s, or rerun with --allow-scan to scan %s and join on the client", from.alias, ix, t.Name)
+				Hintf("drop --consistent to look %s up through %s, or rerun with --allow-scan to scan %s and join on the client", from.alias, ix, t.Name)
 		}
 	}
 	var attrs, exprs []string
@@ -334,12 +335,12 @@ func (jp *joinPlanner) noKeyPath(st plannedStep) error {
 	if len(exprs) > 0 {
 		why = append(why, "DynamoDB keys can only match a plain attribute value, not "+strings.Join(exprs, ", "))
 	}
-	e := errorf(CodeJoin, "cannot join %s (table %s) on %s: %s, so ddbsql could only find matches by scanning %s (%s)",
+	e := errorf(diag.CodeJoin, "cannot join %s (table %s) on %s: %s, so ddbsql could only find matches by scanning %s (%s)",
 		from.alias, t.Name, on, strings.Join(why, "; "), t.Name, t.KeySummary())
 	if len(attrs) == 0 {
-		return e.withHint("rerun with --allow-scan to scan %s and join on the client", t.Name)
+		return e.Hintf("rerun with --allow-scan to scan %s and join on the client", t.Name)
 	}
-	return e.withHint("add a GSI to %s with partition key %s, or rerun with --allow-scan to scan %s and join on the client", t.Name, attrs[0], t.Name)
+	return e.Hintf("add a GSI to %s with partition key %s, or rerun with --allow-scan to scan %s and join on the client", t.Name, attrs[0], t.Name)
 }
 
 // keyPathAttr says which key of t attribute a is that a lookup could use

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/ddbexpr"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -134,16 +135,16 @@ func checkKeyTypes(t *TableDef, conds []keyCond) error {
 			continue
 		}
 		if kc.op == keyBeginsWith && want == value.Number {
-			return errorf(CodeKeyType, "%s is a number (N) key attribute of %s: begins_with and LIKE need a string or binary key", kc.attr, t.Name)
+			return errorf(diag.CodeKeyType, "%s is a number (N) key attribute of %s: begins_with and LIKE need a string or binary key", kc.attr, t.Name)
 		}
 		for _, v := range kc.values {
 			if kc.op == keyBeginsWith && want == value.Binary && v.Kind() == value.String {
-				return errorf(CodeKeyType, "%s is a binary (B) key attribute of %s: begins_with needs a binary prefix such as X'0102'", kc.attr, t.Name)
+				return errorf(diag.CodeKeyType, "%s is a binary (B) key attribute of %s: begins_with needs a binary prefix such as X'0102'", kc.attr, t.Name)
 			}
 			if v.Kind() != want {
-				return errorf(CodeKeyType, "%s is a key attribute of %s with type %s (%s), but it is compared with %s, a %s",
+				return errorf(diag.CodeKeyType, "%s is a key attribute of %s with type %s (%s), but it is compared with %s, a %s",
 					kc.attr, t.Name, want, typeWord(want), expr.LiteralSQL(v), typeWord(v.Kind())).
-					withHint("%s", keyTypeHint(kc.attr, want, v))
+					Hintf("%s", keyTypeHint(kc.attr, kc.op, want, v))
 			}
 		}
 	}
@@ -164,14 +165,31 @@ func typeWord(k value.Kind) string {
 	return k.String()
 }
 
-func keyTypeHint(attr string, want value.Kind, got value.Value) string {
+func keyTypeHint(attr string, op keyOp, want value.Kind, got value.Value) string {
+	name := value.QuoteName(attr)
 	switch {
 	case want == value.String && got.Kind() == value.Number:
-		return fmt.Sprintf("quote the value: %s = '%s'", value.QuoteName(attr), got.Text())
+		if sym, ok := comparisonText[op]; ok {
+			return fmt.Sprintf("quote the value: %s %s '%s'", name, sym, got.Text())
+		}
+		if op == keyIn {
+			return fmt.Sprintf("quote the values: %s IN ('%s', …)", name, got.Text())
+		}
+		return fmt.Sprintf("quote the values: %s holds strings (S)", name)
 	case want == value.Number && got.Kind() == value.String:
-		return fmt.Sprintf("write the number without quotes: %s = %s", value.QuoteName(attr), got.Text())
+		if _, err := value.CanonicalNumber(got.Text()); err != nil {
+			return fmt.Sprintf("%s holds numbers (N): compare it with a number, written without quotes", name)
+		}
+		if sym, ok := comparisonText[op]; ok {
+			return fmt.Sprintf("write the number without quotes: %s %s %s", name, sym, got.Text())
+		}
+		return fmt.Sprintf("write the numbers without quotes: %s holds numbers (N)", name)
 	case want == value.Binary:
-		return fmt.Sprintf("write binary values as X'hex', e.g. %s = X'0102'", value.QuoteName(attr))
+		return fmt.Sprintf("write binary values as X'hex', e.g. %s = X'0102'", name)
 	}
-	return fmt.Sprintf("compare %s with a %s value", value.QuoteName(attr), typeWord(want))
+	return fmt.Sprintf("compare %s with a %s value", name, typeWord(want))
 }
+
+// comparisonText spells the key conditions that compare with one value,
+// for hints that rewrite the condition as it was written.
+var comparisonText = map[keyOp]string{keyEq: "=", keyLt: "<", keyLe: "<=", keyGt: ">", keyGe: ">="}

@@ -46,7 +46,7 @@ func TestNodeKinds(t *testing.T) {
 	}
 	for _, kind := range declared {
 		if !seen[kind] {
-			t.Errorf("node kind %s is in no golden plan: add a case to testdata/plans that shows its EXPLAIN", kind)
+			t.Errorf("node kind %s is in no golden plan: add a case to planner/testdata/plans that shows its EXPLAIN", kind)
 		}
 	}
 }
@@ -86,14 +86,9 @@ func declaredNodeKinds(t *testing.T) []string {
 // goldenPlans plans the statement of every golden case that has a plan
 // (the first statement of a "same" case) with the case's options.
 func goldenPlans(t *testing.T) []*planner.Plan {
-	fixtureCat := newFakeCatalog(t)
-	var demoCat planner.Catalog
-	files, err := filepath.Glob("../testdata/plans/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files found: %v", err)
-	}
 	var plans []*planner.Plan
-	for _, file := range files {
+	for _, file := range goldenFiles(t) {
+		cats := newGoldenCatalogs()
 		golden, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -103,6 +98,11 @@ func goldenPlans(t *testing.T) []*planner.Plan {
 		datadriven.RunTestFromString(t, string(golden), func(t *testing.T, d *datadriven.TestData) string {
 			sql := d.Input
 			switch d.Cmd {
+			case "create-table":
+				if _, err := cats.declare(d); err != nil {
+					t.Fatalf("%s: %v", d.Pos, err)
+				}
+				return d.Expected
 			case "plan", "json":
 			case "same":
 				sql = ddbparser.Split(d.Input)[0].Text
@@ -113,14 +113,7 @@ func goldenPlans(t *testing.T) []*planner.Plan {
 			if d.HasArg("segments") {
 				d.ScanArgs(t, "segments", &opts.Segments)
 			}
-			var cat planner.Catalog = fixtureCat
-			if d.HasArg("demo") {
-				if demoCat == nil {
-					demoCat = demoCatalog(t)
-				}
-				cat = demoCat
-			}
-			if p, errText := planFor(cat, sql, opts); errText == "" {
+			if p, errText := planFor(cats.forCase(d), sql, opts); errText == "" {
 				plans = append(plans, p)
 			}
 			return d.Expected // the golden test checks the output

@@ -3,6 +3,8 @@ package planner
 import (
 	"errors"
 	"strings"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // Double quotes quote names (PartiQL, standard SQL), so status = "open"
@@ -16,9 +18,9 @@ import (
 // hintedCodes are the errors a name meant as a string can cause: no key
 // condition (PK = "x"), a column that does not exist or cannot be placed
 // (no FROM, a join), a function given a name for a value.
-var hintedCodes = map[string]bool{
-	CodeScanNotAllowed: true, CodeUnknownColumn: true, CodeAmbiguous: true, CodeJoin: true,
-	CodeArguments: true, CodeInvalid: true, CodeUnsupported: true,
+var hintedCodes = map[diag.Code]bool{
+	diag.CodeScanNotAllowed: true, diag.CodeUnknownColumn: true, diag.CodeAmbiguous: true, diag.CodeJoin: true,
+	diag.CodeArguments: true, diag.CodeInvalid: true, diag.CodeUnsupported: true,
 }
 
 // suspectQuoted keeps the names that may have been meant as strings: those
@@ -40,13 +42,20 @@ func (sp *selectPlanner) suspectQuoted(names []string) []string {
 
 // withQuotedHint puts the quoting hint before the error's own hint.
 func withQuotedHint(err error, names []string) error {
-	var pe *Error
-	if len(names) == 0 || !errors.As(err, &pe) || !hintedCodes[pe.Code] {
+	var pe *diag.Error
+	if len(names) == 0 || !asPlanError(err, &pe) || !hintedCodes[pe.Code] {
 		return err
 	}
 	out := *pe
 	note := quotedNote(names)
-	out.Hint, out.Notes = note, append(append([]string(nil), pe.Notes...), note)
+	out.Hint = note
+	var scan *ScanNeeded
+	if errors.As(pe.Cause, &scan) {
+		// The notes go with the Scan question (ScanNeeded.Notes).
+		noted := *scan
+		noted.Notes = append(append([]string(nil), scan.Notes...), note)
+		out.Cause = &noted
+	}
 	if pe.Hint != "" {
 		out.Hint += "\n" + pe.Hint
 	}

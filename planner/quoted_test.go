@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 func TestQuotedNote(t *testing.T) {
@@ -22,17 +24,18 @@ func TestQuotedNote(t *testing.T) {
 }
 
 func TestWithQuotedHint(t *testing.T) {
-	scan := &Error{Code: CodeScanNotAllowed, Msg: "needs a Scan", Hint: "add = or IN", Scan: &ScanEstimate{Table: "app"}}
+	scan := &diag.Error{Phase: diag.Plan, Code: diag.CodeScanNotAllowed, Msg: "needs a Scan", Hint: "add = or IN", Cause: &ScanNeeded{Estimate: ScanEstimate{Table: "app"}}}
 	got := withQuotedHint(fmt.Errorf("wrapped: %w", scan), []string{"x"})
-	var pe *Error
-	if !errors.As(got, &pe) || pe.Code != CodeScanNotAllowed || pe.Scan == nil || pe.Msg != "needs a Scan" {
+	var pe *diag.Error
+	var need *ScanNeeded
+	if !asPlanError(got, &pe) || pe.Code != diag.CodeScanNotAllowed || !errors.As(pe, &need) || pe.Msg != "needs a Scan" {
 		t.Fatalf("withQuotedHint lost the error: %#v", got)
 	}
 	if want := quotedNote([]string{"x"}) + "\nadd = or IN"; pe.Hint != want {
 		t.Errorf("hint %q, want %q", pe.Hint, want)
 	}
-	if len(pe.Notes) != 1 || pe.Notes[0] != quotedNote([]string{"x"}) {
-		t.Errorf("notes %q", pe.Notes)
+	if len(need.Notes) != 1 || need.Notes[0] != quotedNote([]string{"x"}) {
+		t.Errorf("notes %q", need.Notes)
 	}
 	if scan.Hint != "add = or IN" {
 		t.Errorf("the original error was changed: %q", scan.Hint)
@@ -41,7 +44,7 @@ func TestWithQuotedHint(t *testing.T) {
 	if got := withQuotedHint(scan, nil); got != scan {
 		t.Errorf("no names: %v", got)
 	}
-	table := &Error{Code: CodeUnknownTable, Msg: "no table"}
+	table := &diag.Error{Phase: diag.Plan, Code: diag.CodeUnknownTable, Msg: "no table"}
 	if got := withQuotedHint(table, []string{"x"}); got != table {
 		t.Errorf("unknown_table got a hint: %v", got)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/ddbexpr"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/expr"
@@ -137,7 +138,7 @@ func (r *reader) planAccess(req readRequest) (*readPlan, error) {
 // statement fails.
 func (r *reader) wholeChoices(choices []queryChoice) ([]queryChoice, error) {
 	var whole []queryChoice
-	var sparse *Error
+	var sparse *diag.Error
 	for _, c := range choices {
 		if missing := r.queryMisses(c.path); len(missing) > 0 {
 			if sparse == nil {
@@ -163,9 +164,9 @@ func (r *reader) scanPath() path {
 	return path{pk: t.PK, sk: t.SK}
 }
 
-func consistentError(t *TableDef, ix *IndexDef) *Error {
-	return errorf(CodeConsistentIndex, "--consistent asks for a strongly consistent read, but this statement reads global secondary index %s of %s, and GSIs are only eventually consistent (DynamoDB copies writes to them asynchronously)", ix.Name, t.Name).
-		withHint("drop --consistent for this statement, or query the base table or a local secondary index")
+func consistentError(t *TableDef, ix *IndexDef) *diag.Error {
+	return errorf(diag.CodeConsistentIndex, "--consistent asks for a strongly consistent read, but this statement reads global secondary index %s of %s, and GSIs are only eventually consistent (DynamoDB copies writes to them asynchronously)", ix.Name, t.Name).
+		Hintf("drop --consistent for this statement, or query the base table or a local secondary index")
 }
 
 // unused lists the WHERE conjuncts the key does not use, in order: with no

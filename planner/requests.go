@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/ddbexpr"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -46,8 +47,8 @@ func (s readSpec) hasExpression() bool {
 	return s.filter != nil || (s.projection != nil && !s.count)
 }
 
-func buildError(err error) *Error {
-	return errorf(CodeInvalid, "cannot build the DynamoDB expression: %v", err)
+func buildError(err error) *diag.Error {
+	return errorf(diag.CodeInvalid, "cannot build the DynamoDB expression: %v", err)
 }
 
 func (s readSpec) query(pk KeyAttr, pkValue value.Value, sk *KeyAttr, skCond *keyCond) (*dynamodb.QueryInput, error) {
@@ -59,13 +60,17 @@ func (s readSpec) query(pk KeyAttr, pkValue value.Value, sk *KeyAttr, skCond *ke
 	if err != nil {
 		return nil, buildError(err)
 	}
+	values := built.Values()
+	if skCond != nil && skCond.op == keyBeginsWith && skCond.values[0].Kind() == value.Binary {
+		swapBinaryPrefix(values, skCond.values[0])
+	}
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(s.table),
 		KeyConditionExpression:    built.KeyCondition(),
 		FilterExpression:          built.Filter(),
 		ProjectionExpression:      built.Projection(),
 		ExpressionAttributeNames:  built.Names(),
-		ExpressionAttributeValues: built.Values(),
+		ExpressionAttributeValues: values,
 		ReturnConsumedCapacity:    types.ReturnConsumedCapacityIndexes,
 		ScanIndexForward:          s.forward,
 	}
@@ -191,7 +196,26 @@ func sortKeyCondition(name string, kc keyCond) expression.KeyConditionBuilder {
 	case keyBetween:
 		return key.Between(v(0), v(1))
 	case keyBeginsWith:
+		if kc.values[0].Kind() == value.Binary {
+			return key.BeginsWith(binaryPrefixStandIn)
+		}
 		return key.BeginsWith(kc.values[0].Text())
 	}
 	return key.Equal(v(0))
+}
+
+// binaryPrefixStandIn takes the place of a binary begins_with prefix while
+// the SDK's builder, whose BeginsWith takes only a string, builds the key
+// condition; swapBinaryPrefix then puts the B value in its place, so the
+// request compares bytes with bytes as DynamoDB requires for a B sort key.
+// No SQL string literal can equal it (the parser never yields NUL bytes
+// here, and a key prefix that did would be the same bytes either way).
+const binaryPrefixStandIn = "\x00ddbsql-binary-prefix\x00"
+
+func swapBinaryPrefix(values map[string]types.AttributeValue, prefix value.Value) {
+	for name, v := range values {
+		if s, ok := v.(*types.AttributeValueMemberS); ok && s.Value == binaryPrefixStandIn {
+			values[name] = prefix.AttributeValue()
+		}
+	}
 }

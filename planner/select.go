@@ -7,6 +7,7 @@ import (
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
@@ -100,7 +101,7 @@ func (sp *selectPlanner) resolveFrom(written map[string]parser.Path) error {
 	ast := sp.ast
 	paths := documentPaths(written)
 	if ast.Lock != "" {
-		return errorf(CodeUnsupported, "locking reads (%s) are not supported: DynamoDB has no row locks", ast.Lock)
+		return errorf(diag.CodeUnsupported, "locking reads (%s) are not supported: DynamoDB has no row locks", strings.TrimSpace(ast.Lock))
 	}
 	if isDual(ast.From) {
 		// SELECT without FROM (MySQL reads it as FROM dual): one empty row.
@@ -121,7 +122,7 @@ func (sp *selectPlanner) resolveFrom(written map[string]parser.Path) error {
 		}
 		for _, prev := range sp.froms {
 			if prev.alias == from.alias {
-				return errorf(CodeInvalid, "the alias %s is used twice in FROM; give each table its own alias", from.alias)
+				return errorf(diag.CodeInvalid, "the alias %s is used twice in FROM; give each table its own alias", from.alias)
 			}
 		}
 		sp.froms = append(sp.froms, from)

@@ -6,6 +6,7 @@ import (
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/plural"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -33,7 +34,7 @@ func (sp *selectPlanner) bindSelectList() error {
 			}
 			src := b.sourceByAlias(q)
 			if src < 0 {
-				return errorf(CodeUnknownColumn, "unknown table or alias %s in %s.*", q, q)
+				return errorf(diag.CodeUnknownColumn, "unknown table or alias %s in %s.*", q, q)
 			}
 			if !containsInt(sp.starSources, src) {
 				sp.starSources = append(sp.starSources, src)
@@ -50,11 +51,11 @@ func (sp *selectPlanner) bindSelectList() error {
 			}
 			sp.items = append(sp.items, it)
 		default:
-			return errorf(CodeUnsupported, "%s is not supported in the select list", sqlparser.String(se))
+			return errorf(diag.CodeUnsupported, "%s is not supported in the select list", sqlparser.String(se))
 		}
 	}
 	if sp.star && len(sp.items) > 0 {
-		return errorf(CodeUnsupported, "SELECT * cannot be combined with other select expressions; list the attributes you want")
+		return errorf(diag.CodeUnsupported, "SELECT * cannot be combined with other select expressions; list the attributes you want")
 	}
 	return nil
 }
@@ -97,10 +98,10 @@ func (sp *selectPlanner) resolveOrdinal(e sqlparser.Expr, clause string) (expr.E
 	}
 	i, _ := n.Int64()
 	if sp.star {
-		return nil, true, errorf(CodeInvalid, "%s %s: ordinals need an explicit select list, not SELECT *", clause, lit.Val)
+		return nil, true, errorf(diag.CodeInvalid, "%s %s: ordinals need an explicit select list, not SELECT *", clause, lit.Val)
 	}
 	if i < 1 || i > int64(len(sp.items)) {
-		return nil, true, errorf(CodeInvalid, "%s %s is out of range: the select list has %s", clause, lit.Val, plural.Of(len(sp.items), "column"))
+		return nil, true, errorf(diag.CodeInvalid, "%s %s is out of range: the select list has %s", clause, lit.Val, plural.Of(len(sp.items), "column"))
 	}
 	return sp.items[i-1].expr, true, nil
 }
@@ -119,7 +120,7 @@ func (sp *selectPlanner) bindGroupBy() error {
 			}
 		}
 		if expr.HasAggregate(e) {
-			return errorf(CodeAggregate, "GROUP BY %s: cannot group by an aggregate", sqlparser.String(g))
+			return errorf(diag.CodeAggregate, "GROUP BY %s: cannot group by an aggregate", sqlparser.String(g))
 		}
 		sp.groups = append(sp.groups, e)
 	}
@@ -166,15 +167,15 @@ func (sp *selectPlanner) bindLimit() error {
 func limitNumber(e sqlparser.Expr, what string) (int64, error) {
 	lit, ok := e.(*sqlparser.SQLVal)
 	if !ok || lit.Type != sqlparser.IntVal {
-		return 0, errorf(CodeLimit, "%s must be a non-negative integer, got %s", what, sqlparser.String(e))
+		return 0, errorf(diag.CodeLimit, "%s must be a non-negative integer, got %s", what, sqlparser.String(e))
 	}
 	n, err := value.Num(string(lit.Val))
 	if err != nil {
-		return 0, errorf(CodeLimit, "%s %s is not a number", what, lit.Val)
+		return 0, errorf(diag.CodeLimit, "%s %s is not a number", what, lit.Val)
 	}
 	i, ok := n.Int64()
 	if !ok || i < 0 {
-		return 0, errorf(CodeLimit, "%s must be a non-negative integer that fits 64 bits, got %s", what, lit.Val)
+		return 0, errorf(diag.CodeLimit, "%s must be a non-negative integer that fits 64 bits, got %s", what, lit.Val)
 	}
 	return i, nil
 }

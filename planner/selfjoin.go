@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -28,9 +29,9 @@ func checkSelfJoin(froms []fromItem) error {
 			case t.SK != nil: // begins_with applies to strings only
 				example += fmt.Sprintf(" [AND %s BETWEEN … AND …]", t.SK.Name)
 			}
-			e := errorf(CodeSelfJoin, "self-join of table %s (as %s and %s) is not supported: both sides read the same table. In a single-table layout, items that belong together are related by sharing a partition key — they form one item collection — so a single Query returns them without a join",
+			e := errorf(diag.CodeSelfJoin, "self-join of table %s (as %s and %s) is not supported: both sides read the same table. In a single-table layout, items that belong together are related by sharing a partition key — they form one item collection — so a single Query returns them without a join",
 				t.Name, froms[i].alias, froms[j].alias)
-			return e.withHint("query the item collection instead: %s%s", example, gsiNote(t))
+			return e.Hintf("query the item collection instead: %s%s", example, gsiNote(t))
 		}
 	}
 	return nil

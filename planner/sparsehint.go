@@ -3,6 +3,7 @@ package planner
 import (
 	"strings"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -86,7 +87,7 @@ func (r *reader) unrequired(attrs []string) []string {
 
 // sparseHintError explains why the hinted index p cannot answer the
 // statement: items without the missing attributes are not in it.
-func (r *reader) sparseHintError(p path, missing []string) *Error {
+func (r *reader) sparseHintError(p path, missing []string) *diag.Error {
 	t, h := r.from.table, r.from.hint
 	names := make([]string, len(h.names))
 	for i, n := range h.names {
@@ -104,9 +105,9 @@ func (r *reader) sparseHintError(p path, missing []string) *Error {
 		verb = "require it"
 	}
 	attrs := strings.Join(missing, " or ")
-	e := errorf(CodeSparseIndexHint, "%s (%s) would change the result: %s %s of table %s may not hold every matching item. It is sparse: items without %s are not in it, and this statement's conditions on %s do not %s to exist. An index hint only chooses among plans that return the same rows; it never changes them.",
+	e := errorf(diag.CodeSparseIndexHint, "%s (%s) would change the result: %s %s of table %s may not hold every matching item. It is sparse: items without %s are not in it, and this statement's conditions on %s do not %s to exist. An index hint only chooses among plans that return the same rows; it never changes them.",
 		h.keyword, strings.Join(names, ", "), kind, p.index.Name, t.Name, attrs, r.from.alias, verb)
-	return e.withHint("to read the index itself (only the items it holds), write FROM `%s`.`%s`; otherwise drop the hint, or add a condition that is false when %s is missing (e.g. %s)",
+	return e.Hintf("to read the index itself (only the items it holds), write FROM `%s`.`%s`; otherwise drop the hint, or add a condition that is false when %s is missing (e.g. %s)",
 		t.Name, p.index.Name, missing[0], exampleRequirement(p, missing[0]))
 }
 

@@ -3,6 +3,7 @@ package planner
 import (
 	"strings"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
@@ -59,9 +60,9 @@ func hasAggregate(n Node) bool {
 	}) != nil
 }
 
-func strictError(format string, args ...any) *Error {
-	e := errorf(CodeStrict, "--strict: this statement is not a single Query or GetItem: "+format, args...)
-	return e.withHint("every access pattern should be answered by the keys of the table or an index; add a key or a GSI, or drop --strict")
+func strictError(format string, args ...any) *diag.Error {
+	e := errorf(diag.CodeStrict, "--strict: this statement is not a single Query or GetItem: "+format, args...)
+	return e.Hintf("every access pattern should be answered by the keys of the table or an index; add a key or a GSI, or drop --strict")
 }
 
 func sqlOr(es []expr.Expr) string {

@@ -157,7 +157,7 @@ func TestCompleteMeta(t *testing.T) {
 	cases := map[string][]string{
 		`\`:                {`\dt`, `\d`, `\di`, `\format`, `\x`, `\timing`, `\stats`, `\set`, `\pager`, `\refresh`, `\i`, `\ir`, `\o`, `\e`, `\help`, `\q`},
 		`\f`:               {`\format`},
-		`\format `:         {"table", "csv", "tsv", "json", "ndjson", "markdown"},
+		`\format `:         {"table", "csv", "tsv", "json", "ndjson", "markdown", "parquet", "arrow"},
 		`\format n`:        {"ndjson"},
 		`\x `:              {"on", "off"},
 		`\stats t`:         {"text"},

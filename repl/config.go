@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/exec/session"
 )
 
@@ -31,4 +32,7 @@ type Config struct {
 	NoColor bool
 	// PrintError prints an error the way batch mode does.
 	PrintError func(io.Writer, error)
+	// Output, when set, is where results go from the start (-o FILE), as
+	// if the user had typed \o FILE.
+	Output *format.Destination
 }

@@ -12,9 +12,18 @@
 // failure, located as file:line.
 //
 // Phase: front end. Statements go to exec/session one at a time; nothing
-// here plans or reads data itself.
+// here plans or reads data itself. The REPL reaches the session only
+// through its methods: it reads the starting settings with Settings, copies
+// its own (\format, \x, \set, \stats) in with the setters before each
+// statement, wraps the client to remember attribute names (WrapClient),
+// asks the Scan question (SetConfirmScan), and renders the statistics
+// values the session hands to its sink (StatementStats.Text, JSON).
 //
 // Invariants:
+//   - \o FILE (and -o FILE, handed over as ScriptConfig.Output or
+//     Config.Output) is a format.Destination: a parquet or arrow result is
+//     written whole and alone in it. Such a result is never sent to the
+//     terminal: without \o the statement is refused with a hint.
 //   - Run is used only when stdin and stdout are terminals (cmd/ddbsql
 //     checks; otherwise stdin runs as a script), so no escape sequence ever
 //     goes into a pipe or a file. Without a controlling terminal, where

@@ -16,7 +16,7 @@ var metaHelp = []struct{ Usage, Text string }{
 	{`\dt`, "list tables"},
 	{`\d TABLE`, "describe a table: keys, indexes, item count, size"},
 	{`\di TABLE`, "list a table's indexes"},
-	{`\format NAME`, "output format: table, csv, tsv, json, ndjson, markdown"},
+	{`\format NAME`, "output format: table, csv, tsv, json, ndjson, markdown, parquet, arrow"},
 	{`\x [on|off]`, "expanded display (one line per column) for wide rows"},
 	{`\timing [on|off]`, "print the elapsed time after each statement"},
 	{`\stats off|text|json`, "statement statistics (requests, items read, RCU)"},

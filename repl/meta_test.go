@@ -121,8 +121,8 @@ func TestSettingsCommands(t *testing.T) {
 
 	s := &session.Session{}
 	st.applyTo(s)
-	if s.Format != "csv" || !s.Options.AllowScan || !s.Options.Consistent || s.FormatOptions.Expanded {
-		t.Errorf("applyTo: %+v", s)
+	if cfg := s.Settings(); cfg.Format != "csv" || !cfg.Plan.AllowScan || !cfg.Plan.Consistent || cfg.FormatOptions.Expanded {
+		t.Errorf("applyTo: %+v", cfg)
 	}
 }
 

@@ -3,6 +3,8 @@ package repl
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // foreignCommands are lines that other SQL shells understand, typed alone,
@@ -40,21 +42,6 @@ func foreignError(line string) error {
 	if i := strings.IndexAny(word, " \t"); i >= 0 {
 		word = word[:i]
 	}
-	return &hintedError{msg: fmt.Sprintf("%q is not a ddbsql command or statement", word), hint: foreignHint(line)}
-}
-
-// hintedError is an error with a hint line; cmd/ddbsql prints the hint
-// below the message (see Hinted).
-type hintedError struct{ msg, hint string }
-
-func (e *hintedError) Error() string { return e.msg }
-
-// Hint implements Hinted.
-func (e *hintedError) Hint() string { return e.hint }
-
-// Hinted is an error of this package that carries advice for a "hint:"
-// line of its own.
-type Hinted interface {
-	error
-	Hint() string
+	return &diag.Error{Phase: diag.Command, Code: diag.CodeUnknownCommand,
+		Msg: fmt.Sprintf("%q is not a ddbsql command or statement", word), Hint: foreignHint(line)}
 }

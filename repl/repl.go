@@ -14,6 +14,7 @@ import (
 
 	prompt "github.com/c-bata/go-prompt"
 
+	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/funcs"
@@ -88,11 +89,11 @@ func newREPL(ctx context.Context, cfg Config) (*REPL, error) {
 	r := &REPL{cfg: cfg, sess: cfg.Session, term: t, base: context.WithoutCancel(ctx),
 		out: &termWriter{w: cfg.Out, state: lines}, err: &termWriter{w: cfg.Err, state: lines}}
 	r.seen = newSeenAttrs()
-	r.sess.Client = recordingClient{Client: r.sess.Client, seen: r.seen}
-	r.sess.ConfirmScan = r.confirmScan
-	r.progress = r.sess.Progress
+	r.sess.WrapClient(func(c dynamo.Client) dynamo.Client { return recordingClient{Client: c, seen: r.seen} })
+	r.sess.SetConfirmScan(r.confirmScan)
+	r.progress = r.sess.Settings().Progress
 	r.set = settingsOf(r.sess)
-	r.schema = newSchemaCache(r.base, r.sess.Catalog)
+	r.schema = newSchemaCache(r.base, r.sess.Catalog())
 	names := append(funcs.ScalarNames(), funcs.AggregateNames()...)
 	sort.Strings(names)
 	r.comp = &completer{src: replSource{r}, functions: names}
@@ -114,6 +115,7 @@ func newREPL(ctx context.Context, cfg Config) (*REPL, error) {
 		}
 		r.cfg.Pager = ""
 	}
+	r.meta.output.adopt(cfg.Output)
 	return r, nil
 }
 

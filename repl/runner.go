@@ -46,6 +46,14 @@ func (r *REPL) runSQLShowing(text string, show bool) error {
 	if err := r.sess.SetStats(mode); err != nil {
 		return err
 	}
+	if r.meta.output.writer() == nil {
+		if err := binaryToTerminal(r.set.Format); err != nil {
+			if show {
+				r.cfg.PrintError(r.err, err)
+			}
+			return err
+		}
+	}
 	var pager *pagedOutput
 	r.sess.SetOutput(r.out)
 	if w := r.meta.output.writer(); w != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/exec/session"
 )
 
@@ -33,6 +34,12 @@ type ScriptConfig struct {
 	// Out is stdout (results unless \o says otherwise); Err is stderr
 	// (errors, statistics, \timing, answers to settings commands).
 	Out, Err io.Writer
+	// Output, when set, is where results go from the start (-o FILE), as
+	// if the scripts began with \o FILE; the scripts close it.
+	Output *format.Destination
+	// TerminalOut says Out is a terminal: a parquet or arrow result
+	// bound for it is refused.
+	TerminalOut bool
 }
 
 // maxIncludeDepth bounds \i nesting: deeper than this is a loop the path
@@ -50,12 +57,16 @@ func RunScripts(ctx context.Context, cfg ScriptConfig, scripts []Script) error {
 	for i, s := range scripts {
 		items, err := parseScript(s.Text)
 		if err != nil {
+			if cfg.Output != nil {
+				cfg.Output.Close()
+			}
 			return locate(err, s.Name, lineOfParseError(err))
 		}
 		parsed[i] = items
 	}
 	r := &scriptRunner{ctx: ctx, sess: cfg.Session, stdout: cfg.Out, stderr: cfg.Err,
-		set: settingsOf(cfg.Session), start: start}
+		set: settingsOf(cfg.Session), start: start, terminalOut: cfg.TerminalOut}
+	r.output.adopt(cfg.Output)
 	err := r.runAll(scripts, parsed)
 	if cerr := r.redirect(""); err == nil {
 		err = cerr
@@ -74,6 +85,7 @@ type scriptRunner struct {
 	set            settings
 	start          time.Time // the clock of the next statement's --timeout
 	output         outputFile
+	terminalOut    bool     // stdout is a terminal
 	files          []string // the files being run, outermost first (\i recursion)
 	quit           bool
 }
@@ -133,7 +145,7 @@ func (r *scriptRunner) listings() io.Writer { return r.stdout }
 func (r *scriptRunner) interactive() bool   { return false }
 func (r *scriptRunner) stop()               { r.quit = true }
 func (r *scriptRunner) stopping() bool      { return r.quit }
-func (r *scriptRunner) refresh()            { r.sess.Catalog.Refresh() }
+func (r *scriptRunner) refresh()            { r.sess.Catalog().Refresh() }
 func (r *scriptRunner) runningFile() string { return last(r.files) }
 func (r *scriptRunner) edit() error         { return errNeedsTerminal("e") }
 
@@ -147,6 +159,10 @@ func (r *scriptRunner) runStatement(sql string) error {
 	r.sess.SetOutput(r.stdout)
 	if w := r.output.writer(); w != nil {
 		r.sess.SetOutput(w)
+	} else if r.terminalOut {
+		if err := binaryToTerminal(r.set.Format); err != nil {
+			return err
+		}
 	}
 	began := time.Now()
 	start := r.start

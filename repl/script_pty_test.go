@@ -32,6 +32,7 @@ func TestREPLScriptCommands(t *testing.T) {
 	t.Run("edit runs what the editor saved", e.testEdit)
 	t.Run("edit without an editor or with a failing one", e.testEditFailures)
 	t.Run("include and output files", e.testIncludeAndOutput)
+	t.Run("parquet goes to a \\o file, never to the terminal", e.testBinaryOutput)
 	t.Run("other shells' commands get hints", e.testForeignHints)
 }
 

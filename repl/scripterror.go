@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // ScriptError is a failure located in a script, psql style: the file (or
@@ -33,9 +33,9 @@ func locate(err error, name string, line int) error {
 
 // lineOfParseError is the line a syntax error points at.
 func lineOfParseError(err error) int {
-	var pe *parser.Error
-	if errors.As(err, &pe) {
-		return pe.Line
+	var pe *diag.Error
+	if errors.As(err, &pe) && pe.Phase == diag.Parse {
+		return pe.Pos.Line
 	}
 	return 1
 }

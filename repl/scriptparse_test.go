@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // describeItems renders items as "line:kind:text" for comparison.
@@ -84,12 +84,12 @@ func TestParseScriptItems(t *testing.T) {
 // file, meta-command lines included.
 func TestParseScriptErrorKeepsItsLine(t *testing.T) {
 	_, err := parseScript("\\x\nSELECT 1;\n\\format csv\n\nSELECT 1 +;\n")
-	var pe *parser.Error
-	if !errors.As(err, &pe) {
+	var pe *diag.Error
+	if !errors.As(err, &pe) || pe.Phase != diag.Parse {
 		t.Fatalf("got %v, want a parse error", err)
 	}
-	if pe.Line != 5 || pe.Column != 11 {
-		t.Errorf("error at line %d, column %d, want line 5, column 11: %v", pe.Line, pe.Column, err)
+	if pe.Pos.Line != 5 || pe.Pos.Column != 11 {
+		t.Errorf("error at line %d, column %d, want line 5, column 11: %v", pe.Pos.Line, pe.Pos.Column, err)
 	}
 }
 
@@ -119,8 +119,8 @@ func TestForeignHint(t *testing.T) {
 // the string's, and the parser reports where it starts.
 func TestParseScriptUnterminatedString(t *testing.T) {
 	_, err := parseScript("SELECT 1;\nSELECT 'a\n\\x\n\\q\n")
-	var pe *parser.Error
-	if !errors.As(err, &pe) || pe.Line != 2 || !strings.Contains(pe.Msg, "unterminated") {
+	var pe *diag.Error
+	if !errors.As(err, &pe) || pe.Phase != diag.Parse || pe.Pos.Line != 2 || !strings.Contains(pe.Msg, "unterminated") {
 		t.Fatalf("got %v, want an unterminated string at line 2", err)
 	}
 }

@@ -23,8 +23,9 @@ type settings struct {
 
 // settingsOf reads the session's starting settings (from the flags).
 func settingsOf(s *session.Session) settings {
-	return settings{Format: s.Format, Expanded: s.FormatOptions.Expanded, Stats: s.Stats,
-		AllowScan: s.Options.AllowScan, Consistent: s.Options.Consistent, Pager: true}
+	cfg := s.Settings()
+	return settings{Format: cfg.Format, Expanded: cfg.FormatOptions.Expanded, Stats: cfg.Stats,
+		AllowScan: cfg.Plan.AllowScan, Consistent: cfg.Plan.Consistent, Pager: true}
 }
 
 // applyTo copies the settings into the session, which refuses a format it
@@ -34,7 +35,7 @@ func (st settings) applyTo(s *session.Session) error {
 		return err
 	}
 	s.SetExpanded(st.Expanded)
-	opts := s.PlanOptions()
+	opts := s.Settings().Plan
 	opts.AllowScan, opts.Consistent = st.AllowScan, st.Consistent
 	s.SetPlanOptions(opts)
 	return nil

@@ -9,8 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/engine"
-	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/parser/diag"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
@@ -25,17 +24,15 @@ type result struct {
 	failure  error // the error printed on stderr, for its code
 }
 
-// errorCode is the stable code of the failure (exec, planner or parser).
-func (r result) errorCode() string {
-	var ee *engine.Error
-	var pe *planner.Error
+// errorCode is the stable code of the failure (of any phase), or its Go
+// type when it has none.
+func (r result) errorCode() diag.Code {
+	var de *diag.Error
 	switch {
-	case errors.As(r.failure, &ee):
-		return ee.Code
-	case errors.As(r.failure, &pe):
-		return pe.Code
+	case errors.As(r.failure, &de):
+		return de.Code
 	case r.failure != nil:
-		return fmt.Sprintf("%T", r.failure)
+		return diag.Code(fmt.Sprintf("%T", r.failure))
 	}
 	return ""
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
-	"github.com/ddbsql/ddbsql/exec/engine"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // awsVariables are the environment variables that configure the AWS SDK's
@@ -63,30 +63,30 @@ func TestConnectionErrors(t *testing.T) {
 		env    map[string]string
 		config string // the shared config file
 		args   []string
-		code   string
+		code   diag.Code
 		want   []string // lines or parts of stderr
 	}{
-		{name: "unreachable endpoint", args: []string{"--endpoint-url", "http://127.0.0.1:1"}, code: engine.CodeUnreachable,
+		{name: "unreachable endpoint", args: []string{"--endpoint-url", "http://127.0.0.1:1"}, code: diag.CodeUnreachable,
 			want: []string{"error: cannot reach http://127.0.0.1:1 (ListTables): connection refused"}},
-		{name: "endpoint without a scheme", args: []string{"--endpoint-url", "localhost:8000"}, code: engine.CodeEndpoint,
+		{name: "endpoint without a scheme", args: []string{"--endpoint-url", "localhost:8000"}, code: diag.CodeEndpoint,
 			want: []string{`error: --endpoint-url "localhost:8000" is not a URL like http://localhost:8000` + "\n", "hint: did you mean http://localhost:8000?\n"}},
-		{name: "endpoint that is not a URL", args: []string{"--endpoint-url", "http://[::1"}, code: engine.CodeEndpoint,
+		{name: "endpoint that is not a URL", args: []string{"--endpoint-url", "http://[::1"}, code: diag.CodeEndpoint,
 			want: []string{`error: --endpoint-url "http://[::1" is not a URL like http://localhost:8000`}},
-		{name: "endpoint with another scheme", args: []string{"--endpoint-url", "ftp://localhost:21"}, code: engine.CodeEndpoint,
+		{name: "endpoint with another scheme", args: []string{"--endpoint-url", "ftp://localhost:21"}, code: diag.CodeEndpoint,
 			want: []string{`error: --endpoint-url "ftp://localhost:21" uses the scheme ftp: DynamoDB endpoints are http:// or https:// URLs`}},
-		{name: "endpoint with a bad port", args: []string{"--endpoint-url", "http://localhost:80000"}, code: engine.CodeEndpoint,
+		{name: "endpoint with a bad port", args: []string{"--endpoint-url", "http://localhost:80000"}, code: diag.CodeEndpoint,
 			want: []string{`error: --endpoint-url "http://localhost:80000" has port 80000`}},
-		{name: "bad AWS_ENDPOINT_URL_DYNAMODB", env: map[string]string{"AWS_ENDPOINT_URL_DYNAMODB": "dynamodb.local:8000"}, code: engine.CodeEndpoint,
+		{name: "bad AWS_ENDPOINT_URL_DYNAMODB", env: map[string]string{"AWS_ENDPOINT_URL_DYNAMODB": "dynamodb.local:8000"}, code: diag.CodeEndpoint,
 			want: []string{`error: AWS_ENDPOINT_URL_DYNAMODB "dynamodb.local:8000" is not a URL like http://localhost:8000`, "hint: did you mean http://dynamodb.local:8000?"}},
-		{name: "bad AWS_ENDPOINT_URL", env: map[string]string{"AWS_ENDPOINT_URL": "gopher://localhost"}, code: engine.CodeEndpoint,
+		{name: "bad AWS_ENDPOINT_URL", env: map[string]string{"AWS_ENDPOINT_URL": "gopher://localhost"}, code: diag.CodeEndpoint,
 			want: []string{`error: AWS_ENDPOINT_URL "gopher://localhost" uses the scheme gopher`, "hint: fix AWS_ENDPOINT_URL"}},
-		{name: "missing region", code: engine.CodeRegion,
+		{name: "missing region", code: diag.CodeRegion,
 			want: []string{"error: no AWS region configured\n", "hint: use --region, AWS_REGION"}},
-		{name: "missing credentials", args: []string{"--region", "eu-west-1"}, env: map[string]string{"AWS_EC2_METADATA_DISABLED": "true"}, code: engine.CodeCredentials,
+		{name: "missing credentials", args: []string{"--region", "eu-west-1"}, env: map[string]string{"AWS_EC2_METADATA_DISABLED": "true"}, code: diag.CodeCredentials,
 			want: []string{"error: no AWS credentials found\n", "hint: use --profile NAME"}},
-		{name: "unknown --profile", config: "[default]\nregion = eu-west-1\n", args: []string{"--profile", "nosuch"}, code: engine.CodeProfile,
+		{name: "unknown --profile", config: "[default]\nregion = eu-west-1\n", args: []string{"--profile", "nosuch"}, code: diag.CodeProfile,
 			want: []string{`error: AWS profile "nosuch" (--profile) does not exist in the shared config or credentials file`, "hint: aws configure list-profiles"}},
-		{name: "unknown AWS_PROFILE", config: "[default]\nregion = eu-west-1\n", env: map[string]string{"AWS_PROFILE": "ghost"}, code: engine.CodeProfile,
+		{name: "unknown AWS_PROFILE", config: "[default]\nregion = eu-west-1\n", env: map[string]string{"AWS_PROFILE": "ghost"}, code: diag.CodeProfile,
 			want: []string{`error: AWS profile "ghost" (AWS_PROFILE) does not exist`}},
 	}
 	for _, tc := range cases {
@@ -134,7 +134,7 @@ func TestEndpointFromEnvironment(t *testing.T) {
 		t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 		t.Setenv("AWS_ENDPOINT_URL_DYNAMODB", "http://dynamodb.invalid:8000")
 		r := invoke([]string{"-e", "SHOW TABLES"}, "")
-		if r.code != exitError || r.errorCode() != engine.CodeCredentials {
+		if r.code != exitError || r.errorCode() != diag.CodeCredentials {
 			t.Fatalf("exit %d, code %q; want the credentials error\nstderr: %s", r.code, r.errorCode(), r.err)
 		}
 	})

@@ -10,8 +10,18 @@
 // usage, 128+signal when SIGINT or SIGTERM stopped a script; every failure
 // is printed to stderr as "error: …" (with hint and source lines below;
 // "error: report.sql:12: …" for a failure in a named script), never as a
-// panic or stack trace; all scripts are parsed before any statement runs
+// panic or stack trace; printError finds the *diag.Error of every phase
+// with one errors.As and prints its Text and Hint as they are (in a
+// script, TextAtColumn: the script location names the line), never
+// editing message text; all scripts are parsed before any statement runs
 // (a file run by \i when it is reached).
+//
+// Output: results go to stdout, or to -o/--output FILE (created or
+// truncated before any statement runs; a file that cannot be created is
+// bad usage), which scripts treat as if they began with \o FILE. Both are
+// format.Destinations, so a parquet or arrow result is alone in its file,
+// and a file's is renamed into place only when complete. --format parquet
+// or arrow without -o while stdout is a terminal is bad usage.
 //
 // The README is part of the contract: readme_test.go runs every statement of
 // its sql blocks and every demo command line of its sh blocks on --demo

@@ -36,6 +36,7 @@ type config struct {
 	region      string
 	profile     string
 	format      string
+	output      string // -o, --output
 	stats       string
 	allowScan   bool
 	consistent  bool
@@ -70,6 +71,8 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.region, "region", "", "AWS `region` (default: AWS config)")
 	fs.StringVar(&cfg.profile, "profile", "", "AWS shared config `profile`")
 	fs.StringVar(&cfg.format, "format", "table", "output format: `"+strings.Join(format.Names(), "|")+"`")
+	fs.StringVar(&cfg.output, "output", "", "write results to `FILE` (created or truncated) instead of stdout; a parquet or arrow file holds one result, renamed into place once complete")
+	fs.StringVar(&cfg.output, "o", "", "write results to `FILE`")
 	fs.StringVar(&cfg.stats, "stats", "", "statement statistics on stderr: `off|text|json` (default: text in the REPL, off otherwise)")
 	fs.BoolVar(&cfg.allowScan, "allow-scan", false, "allow statements that read a whole table or index with Scan")
 	fs.BoolVar(&cfg.consistent, "consistent", false, "use strongly consistent reads (not possible on global secondary indexes)")
@@ -136,7 +139,7 @@ Exit status: 0 success, 1 a statement failed, 2 bad usage.
 // long flags, -e for one-letter ones, with a short alias beside its long
 // flag (--help, -h).
 func printFlags(fs *flag.FlagSet, w io.Writer) {
-	aliases := map[string]string{"help": "h"}
+	aliases := map[string]string{"help": "h", "output": "o"}
 	fs.VisitAll(func(f *flag.Flag) {
 		for _, short := range aliases {
 			if f.Name == short {

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // flagWord finds a flag spelled as a word of its own: --format in
@@ -103,8 +104,8 @@ func TestHelpListsEveryStatement(t *testing.T) {
 		}
 	}
 	_, err := parser.Parse("FROBNICATE t")
-	var pe *parser.Error
-	if !errors.As(err, &pe) {
+	var pe *diag.Error
+	if !errors.As(err, &pe) || pe.Phase != diag.Parse {
 		t.Fatalf("an unknown statement: %v, want a parser error", err)
 	}
 	m := regexp.MustCompile(`starts with ([A-Z, ]+?)(?: or ([A-Z]+))?$`).FindStringSubmatch(pe.Hint)

@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/agnivade/levenshtein"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // The numeric flags parse with messages that say what a good value looks
@@ -91,13 +93,20 @@ func (f durationFlag) Set(s string) error {
 		// A bare number is the usual mistake: time.ParseDuration wants a
 		// unit, and guessing seconds would make "5" mean 5s here and 5 ms
 		// elsewhere.
-		return fmt.Errorf("%s %s: use a duration such as 5s, 500ms or 2m", flagName(f.name), shownValue(s))
+		return f.invalid(s, "use a duration such as 5s, 500ms or 2m")
 	}
 	if v < 0 {
-		return fmt.Errorf("%s %s: must not be negative", flagName(f.name), shownValue(s))
+		return f.invalid(s, "must not be negative")
 	}
 	*f.p = v
 	return nil
+}
+
+// invalid is the error for a bad value s: located at the flag and value
+// ("--timeout 5x: why"), so that the settings file, which names the key
+// its own way, can take the message alone.
+func (f durationFlag) invalid(s, why string) error {
+	return &diag.Error{Phase: diag.Config, Code: diag.CodeBadFlag, Pos: diag.Pos{Source: flagName(f.name) + " " + shownValue(s)}, Msg: why}
 }
 
 var (

@@ -19,6 +19,7 @@ func main() {
 	st := streams{
 		in: os.Stdin, out: os.Stdout, err: os.Stderr,
 		interactive: term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd())),
+		outTerminal: term.IsTerminal(int(os.Stdout.Fd())),
 	}
 	if term.IsTerminal(int(os.Stderr.Fd())) {
 		st.progress = os.Stderr

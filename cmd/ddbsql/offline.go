@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/exec/dynamo/offline"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // dataFlags collects --data sources and the --key flags that go with them.
@@ -65,9 +65,12 @@ func (f keyFlag) Set(v string) error {
 	n := len(f.d.sources)
 	keys, err := offline.ParseKeyFlag(v)
 	if err != nil {
-		// ParseKeyFlag says `--key "v": why`; keyError says which
-		// --data the key is for.
-		why := strings.TrimPrefix(err.Error(), fmt.Sprintf("--key %q: ", v))
+		// ParseKeyFlag's error is located at `--key "v"`; keyError says
+		// which --data the key is for, so it takes the message alone.
+		why := err.Error()
+		if de, ok := diag.As(err); ok {
+			why = de.Msg
+		}
 		if n == 0 {
 			return fmt.Errorf("--key %s (before any --data, so for every --data): %s", shownValue(v), why)
 		}
@@ -137,28 +140,28 @@ func (d *dataFlags) checkKeys() error {
 // as a table name where a file name with an = was meant; other errors
 // pass through.
 func keyLoadError(err error, d *dataFlags) error {
-	var le *offline.Error
-	if !errors.As(err, &le) {
+	le, ok := diag.As(err)
+	if !ok || le.Phase != diag.Load {
 		return err
 	}
-	i := sourceOf(le.Path, d.sources)
+	i := sourceOf(le.Pos.Source, d.sources)
 	if i < 0 {
 		return err
 	}
 	switch le.Code {
-	case offline.CodeIO:
+	case diag.CodeIO:
 		// --data abc=def.json read as table abc, path def.json, when a
 		// file named abc=def.json is what was meant.
 		src := d.sources[i]
-		if whole := src.Table + "=" + src.Path; src.Table != "" && le.Path == src.Path && exists(whole) {
-			return fmt.Errorf("%w (--data %s names table %s; to load the file %s, write --data TABLE=./%s)", err, shownValue(whole), src.Table, whole, whole)
+		if whole := src.Table + "=" + src.Path; src.Table != "" && le.Pos.Source == src.Path && exists(whole) {
+			return reworded(le, err, fmt.Sprintf("%v (--data %s names table %s; to load the file %s, write --data TABLE=./%s)", err, shownValue(whole), src.Table, whole, whole))
 		}
 		return err
-	case offline.CodeNoKeySchema:
-		return fmt.Errorf("%w, right after --data %s", err, shownValue(d.sources[i].Path))
-	case offline.CodeKeyMismatch: // names the --key and the model's table already
-		return fmt.Errorf("%w (--key applies to the --data before it)", err)
-	case offline.CodeMissingKey, offline.CodeKeyType, offline.CodeBadKeyFlag:
+	case diag.CodeNoKeySchema:
+		return reworded(le, err, fmt.Sprintf("%v, right after --data %s", err, shownValue(d.sources[i].Path)))
+	case diag.CodeKeyMismatch: // names the --key and the model's table already
+		return reworded(le, err, fmt.Sprintf("%v (--key applies to the --data before it)", err))
+	case diag.CodeMissingKey, diag.CodeKeyType, diag.CodeBadKeyFlag:
 	default:
 		return err
 	}
@@ -169,7 +172,15 @@ func keyLoadError(err error, d *dataFlags) error {
 	if arg == "" || strings.Contains(le.Msg, "declared by the model") {
 		return err // the key schema is the model's, not --key's
 	}
-	return fmt.Errorf("--key %s for %s: %w (--key applies to the --data before it)", shownValue(arg), sourceTable(d.sources[i], jsonItems), err)
+	return reworded(le, err, fmt.Sprintf("--key %s for %s: %v (--key applies to the --data before it)", shownValue(arg), sourceTable(d.sources[i], jsonItems), err))
+}
+
+// reworded is a load error said the way the command line names its
+// arguments: text, which quotes err (le, or an error wrapping it), is the
+// whole message, and err stays the cause, so the code and the file's
+// position are still there for errors.As.
+func reworded(le *diag.Error, err error, text string) error {
+	return &diag.Error{Phase: le.Phase, Code: le.Code, Msg: text, Cause: err}
 }
 
 func exists(path string) bool {
@@ -210,6 +221,9 @@ func openOffline(ctx context.Context, cfg *config) (offlineClient, error) {
 	if cfg.demo {
 		label = "demo"
 		if _, err := offline.LoadDemo(ctx, db); err != nil {
+			if le, ok := diag.As(err); ok {
+				return offlineClient{}, reworded(le, err, "loading the demo tables: "+err.Error())
+			}
 			return offlineClient{}, fmt.Errorf("loading the demo tables: %w", err)
 		}
 	}

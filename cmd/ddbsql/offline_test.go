@@ -65,3 +65,28 @@ func TestData(t *testing.T) {
 		t.Fatalf("--demo with --endpoint-url is a usage error: exit %d, err %q", r.code, r.err)
 	}
 }
+
+// TestBinarySortKeyPrefix reads a binary sort key by a binary prefix: the
+// Query must send the prefix as B (a string prefix would be refused by
+// DynamoDB for a B key) and return exactly the items that start with it.
+func TestBinarySortKeyPrefix(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "blobs.jsonl")
+	// k = 0x01; s = 0x02ff00, 0x02ff, 0x0200, 0x03; k = 0x02; s = 0x02ff.
+	lines := `{"k":{"B":"AQ=="},"s":{"B":"Av8A"},"n":{"N":"1"}}
+{"k":{"B":"AQ=="},"s":{"B":"Av8="},"n":{"N":"2"}}
+{"k":{"B":"AQ=="},"s":{"B":"AgA="},"n":{"N":"3"}}
+{"k":{"B":"AQ=="},"s":{"B":"Aw=="},"n":{"N":"4"}}
+{"k":{"B":"Ag=="},"s":{"B":"Av8="},"n":{"N":"5"}}
+`
+	if err := os.WriteFile(file, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := invoke([]string{"--data", file, "--key", "k:B,s:B", "--format", "csv", "--stats", "text", "-e",
+		"SELECT n FROM blobs WHERE k = X'01' AND begins_with(s, X'02FF')"}, "")
+	if r.code != 0 || r.out != "n\n2\n1\n" {
+		t.Fatalf("exit %d, out %q, err %q", r.code, r.out, r.err)
+	}
+	if !strings.Contains(r.err, "1 request (Query 1)") {
+		t.Errorf("want one Query in the statistics, got %q", r.err)
+	}
+}

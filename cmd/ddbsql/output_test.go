@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"errors"
 	"math/big"
 	"math/rand/v2"
 	"regexp"
@@ -17,7 +16,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
-	"github.com/ddbsql/ddbsql/exec/eval"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -60,8 +59,7 @@ func testOutput(t *testing.T, c *cli) {
 
 	setError := func(t *testing.T, r result, want, hint string) {
 		t.Helper()
-		var ee *eval.Error
-		if r.code != 1 || !errors.As(r.failure, &ee) || ee.Code != eval.CodeSetIndex {
+		if ee, ok := diag.Find(r.failure, diag.CodeSetIndex); r.code != 1 || !ok || ee.Phase != diag.Evaluate {
 			t.Fatalf("exit %d, error %v: want exit 1 with a set_index error", r.code, r.failure)
 		}
 		if r.out != "" {

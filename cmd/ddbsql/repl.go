@@ -9,13 +9,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/repl"
 )
 
 // runREPL runs the interactive REPL; run calls it only when stdin and
 // stdout are terminals and no -e/-f script was given.
-func runREPL(ctx context.Context, st streams, sess *session.Session, cfg *config) int {
+func runREPL(ctx context.Context, st streams, sess *session.Session, cfg *config, output *format.Destination) int {
 	in, inOK := st.in.(*os.File)
 	out, outOK := st.out.(*os.File)
 	if !inOK || !outOK {
@@ -34,7 +35,7 @@ func runREPL(ctx context.Context, st streams, sess *session.Session, cfg *config
 	}
 	return repl.Run(ctx, repl.Config{
 		Session:     sess,
-		Label:       promptLabel(sess.Client, profile),
+		Label:       promptLabel(sess.Client(), profile),
 		In:          in,
 		Out:         out,
 		Err:         st.err,
@@ -43,6 +44,7 @@ func runREPL(ctx context.Context, st streams, sess *session.Session, cfg *config
 		Pager:       replPager(cfg),
 		NoColor:     noColor(cfg),
 		PrintError:  printError,
+		Output:      output,
 	})
 }
 

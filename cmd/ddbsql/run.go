@@ -16,8 +16,9 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/dynamo/wire"
 	"github.com/ddbsql/ddbsql/exec/engine"
+	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/exec/session"
-	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/repl"
 )
@@ -27,6 +28,7 @@ type streams struct {
 	in          io.Reader
 	out, err    io.Writer
 	interactive bool      // stdin and stdout are terminals
+	outTerminal bool      // stdout is a terminal
 	progress    io.Writer // stderr, when it is a terminal (progress lines)
 	// outRedirected: stdout is not a terminal, so results do not share
 	// the screen with the progress line.
@@ -85,19 +87,34 @@ func execute(ctx context.Context, args []string, st streams) (int, error) {
 	if !ok {
 		return code, nil
 	}
+	toREPL := len(script) == 0 && st.interactive
+	if !toREPL && format.IsBinary(cfg.format) && cfg.output == "" && st.outTerminal {
+		fmt.Fprintf(st.err, "error: --format %s writes a binary file, which is not shown on a terminal\nhint: write it to a file with -o FILE (or redirect stdout)\n", strings.ToLower(cfg.format))
+		return exitUsage, nil
+	}
+	output, code, ok := openOutput(cfg, st)
+	if !ok {
+		return code, nil
+	}
 	sess, err := connect(ctx, cfg, st)
 	if err != nil {
+		if output != nil {
+			output.Close()
+		}
 		return exitError, err
 	}
-	if len(script) == 0 && st.interactive {
+	if toREPL {
 		if cfg.stats == "" {
 			if err := sess.SetStats(session.StatsText); err != nil {
 				return exitError, err
 			}
 		}
-		return runREPL(ctx, st, sess, cfg), nil
+		return runREPL(ctx, st, sess, cfg, output), nil
 	}
-	err = repl.RunScripts(ctx, repl.ScriptConfig{Session: sess, Out: st.out, Err: st.err}, script)
+	// Standard output is a destination too: a parquet or arrow result
+	// written to it is alone there, never after or before other output.
+	stdout := format.NewDestination(st.out, "standard output")
+	err = repl.RunScripts(ctx, repl.ScriptConfig{Session: sess, Out: stdout, Err: st.err, Output: output, TerminalOut: st.outTerminal}, script)
 	if code, interrupted := signalExit(ctx); interrupted {
 		return code, err
 	}
@@ -142,6 +159,29 @@ func readScript(ctx context.Context, cfg *config, st streams) ([]repl.Script, in
 		parts = append(parts, repl.Script{Name: "<stdin>", Text: data})
 	}
 	return parts, exitOK, true
+}
+
+// openOutput creates or truncates the -o FILE (nil without -o) before any
+// statement runs, so that a file that cannot be written is a usage error.
+func openOutput(cfg *config, st streams) (*format.Destination, int, bool) {
+	if cfg.output == "" {
+		return nil, exitOK, true
+	}
+	d, err := format.CreateDestination(cfg.output)
+	if err != nil {
+		fmt.Fprintf(st.err, "error: cannot create -o %s: %v\n", cfg.output, unwrapPath(err))
+		return nil, exitUsage, false
+	}
+	return d, exitOK, true
+}
+
+// unwrapPath drops the path an *os.PathError repeats.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func readFile(name string) (string, error) {
@@ -200,7 +240,7 @@ func connect(ctx context.Context, cfg *config, st streams) (*session.Session, er
 		sc.Stats = session.StatsMode(cfg.stats)
 	}
 	if st.progress != nil {
-		sc.Progress, sc.OutRedirected = st.progress, st.outRedirected
+		sc.Progress, sc.OutRedirected = st.progress, st.outRedirected || cfg.output != ""
 	}
 	s := session.New(client, st.out, st.err, sc)
 	return s, nil
@@ -216,23 +256,12 @@ func printError(w io.Writer, err error) {
 		err = located.Err
 	}
 	msg, hint := err.Error(), ""
-	var pe *planner.Error
-	var ee *engine.Error
-	var se *parser.Error
-	var he repl.Hinted
-	switch {
-	case errors.As(err, &pe):
-		msg, hint = pe.Msg, pe.Hint
-	case errors.As(err, &ee):
-		msg, hint = ee.Msg, ee.Hint
-	case errors.As(err, &se):
-		msg = se.Error()
+	var de *diag.Error
+	if errors.As(err, &de) {
+		msg, hint = de.Text(), de.Hint
 		if where != "" {
-			// The location names the line already.
-			msg = strings.Replace(msg, fmt.Sprintf(" at line %d, column %d:", se.Line, se.Column), fmt.Sprintf(" at column %d:", se.Column), 1)
+			msg = de.TextAtColumn() // the location names the line already
 		}
-	case errors.As(err, &he):
-		msg, hint = he.Error(), he.Hint()
 	}
 	msg, hint = printable(where+msg), printable(hint)
 	lines := strings.Split(strings.TrimRight(msg, "\n"), "\n")

@@ -15,6 +15,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/ddbsql/ddbsql/exec/format"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // The settings file holds the defaults people set once (config.toml, see
@@ -249,9 +250,12 @@ func (d *settingDecoder) UnmarshalTOML(v any) error {
 	}
 	if f := d.flags.Lookup(s.key); f != nil {
 		if err := f.Value.Set(text); err != nil {
-			// The flag's message starts "--key value: "; the file's
+			// A flag's error may be located at "--key value"; the file's
 			// message names the key and value its own way.
-			msg := strings.TrimPrefix(err.Error(), flagName(s.key)+" "+shownValue(text)+": ")
+			msg := err.Error()
+			if de, ok := diag.As(err); ok {
+				msg = de.Msg
+			}
 			return fmt.Errorf("%s = %s: %s", s.key, tomlText(s.kind, text), msg)
 		}
 	}

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/replay"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // silentEndpoint accepts TCP connections and never answers: an endpoint
@@ -93,8 +93,8 @@ func TestDeadEndpointWithoutTimeout(t *testing.T) {
 			t.Parallel()
 			r := invokeBounded(t, "--endpoint-url", endpoint, "-e", st.sql)
 			want := "error: no answer from " + endpoint + " within 300ms per attempt, 3 attempts (" + st.request + ")\n"
-			if r.code != exitError || r.errorCode() != engine.CodeUnreachable || !startsWith(r.err, want) {
-				t.Fatalf("exit %d, code %q, stderr:\n%s\nwant exit 1, code %q, stderr starting %q", r.code, r.errorCode(), r.err, engine.CodeUnreachable, want)
+			if r.code != exitError || r.errorCode() != diag.CodeUnreachable || !startsWith(r.err, want) {
+				t.Fatalf("exit %d, code %q, stderr:\n%s\nwant exit 1, code %q, stderr starting %q", r.code, r.errorCode(), r.err, diag.CodeUnreachable, want)
 			}
 		})
 	}
@@ -113,8 +113,8 @@ func TestTimeoutBoundsEveryStatement(t *testing.T) {
 			t.Parallel()
 			r := invokeBounded(t, "--endpoint-url", endpoint, "--timeout", "2s", "-e", st.sql)
 			want := "error: no answer from " + endpoint + " within 2s (" + st.request + ")\n"
-			if r.code != exitError || r.errorCode() != engine.CodeTimeout || r.err != want {
-				t.Fatalf("exit %d, code %q, stderr:\n%s\nwant exit 1, code %q, stderr %q", r.code, r.errorCode(), r.err, engine.CodeTimeout, want)
+			if r.code != exitError || r.errorCode() != diag.CodeTimeout || r.err != want {
+				t.Fatalf("exit %d, code %q, stderr:\n%s\nwant exit 1, code %q, stderr %q", r.code, r.errorCode(), r.err, diag.CodeTimeout, want)
 			}
 		})
 	}
@@ -178,7 +178,7 @@ func TestTimeoutMidRead(t *testing.T) {
 		r := invokeBounded(t, "--endpoint-url", endpoint, "--timeout", "3s", "--format", "csv", "-e", sql)
 		t.Logf("stderr: %s", r.err)
 		m := unfinishedRE.FindStringSubmatch(r.err)
-		if r.code != exitError || r.errorCode() != engine.CodeTimeout || m == nil {
+		if r.code != exitError || r.errorCode() != diag.CodeTimeout || m == nil {
 			t.Fatalf("exit %d, code %q, stderr:\n%s", r.code, r.errorCode(), r.err)
 		}
 		if m[1] != "3" || m[2] == "0" {
@@ -191,7 +191,7 @@ func TestTimeoutMidRead(t *testing.T) {
 		t.Parallel()
 		endpoint := stallingProxy(t, backend.URL, 6)
 		r := invokeBounded(t, "--endpoint-url", endpoint, "--timeout", "3s", "--allow-scan", "--segments", "4", "-e", "SELECT COUNT(*) FROM t")
-		if r.code != exitError || r.errorCode() != engine.CodeTimeout || unfinishedRE.FindStringSubmatch(r.err) == nil {
+		if r.code != exitError || r.errorCode() != diag.CodeTimeout || unfinishedRE.FindStringSubmatch(r.err) == nil {
 			t.Fatalf("exit %d, code %q, stderr:\n%s", r.code, r.errorCode(), r.err)
 		}
 	})

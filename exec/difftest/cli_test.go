@@ -21,7 +21,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
-	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -176,13 +176,13 @@ func (h *harness) checkCLI(bin string, b cliBackend, q *query, format string) (s
 	if res.code == 1 {
 		refusal := cliRefusal(res.stderr)
 		switch {
-		case refusal == planner.CodeScanNotAllowed && (q.mix || q.hint != "") && !q.scan:
+		case refusal == diag.CodeScanNotAllowed && (q.mix || q.hint != "") && !q.scan:
 			labels = append(labels, "exit 1 (refused, re-run with --allow-scan)")
 			res = runCLI(bin, append(args, "--allow-scan", "-e", ddbSQL)...)
 			if bad := res.misbehaved(); bad != "" {
 				return bad + "\n" + res.show(ddbSQL), labels
 			}
-		case refusal == planner.CodeSparseIndexHint && q.hint != "" && !q.hintHonoured:
+		case refusal == diag.CodeSparseIndexHint && q.hint != "" && !q.hintHonoured:
 			return "", append(labels, "exit 1 (sparse index hint refused)")
 		}
 		if res.code != 0 {
@@ -273,12 +273,12 @@ func (r cliResult) show(sql string) string {
 
 // cliRefusal names the planner code an error message stands for ("" if
 // none): the command prints messages, not codes.
-func cliRefusal(stderr string) string {
+func cliRefusal(stderr string) diag.Code {
 	switch {
 	case strings.Contains(stderr, "this statement needs a Scan of"):
-		return planner.CodeScanNotAllowed
+		return diag.CodeScanNotAllowed
 	case strings.Contains(stderr, "would change the result"):
-		return planner.CodeSparseIndexHint
+		return diag.CodeSparseIndexHint
 	}
 	return ""
 }

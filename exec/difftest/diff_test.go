@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -81,7 +82,7 @@ type outcome struct {
 	// the statement as written: scan_not_allowed for a WHERE without a
 	// key path (then re-run with AllowScan), sparse_index_hint for a
 	// hint that could change the result (nothing to compare).
-	refused string
+	refused diag.Code
 }
 
 func (h *harness) check(ctx context.Context, r *ddbRunner, q *query) outcome {
@@ -97,22 +98,26 @@ func (h *harness) check(ctx context.Context, r *ddbRunner, q *query) outcome {
 	if q.star {
 		kinds = starKinds()
 	}
-	r.s.Options.Segments, r.s.Concurrency, r.s.Options.Consistent = q.segments, q.concurrency, q.consistent
-	defer func() { r.s.Options.Segments, r.s.Concurrency, r.s.Options.Consistent = 0, 0, false }()
+	r.plan(func(o *planner.Options) { o.Segments, o.Consistent = q.segments, q.consistent })
+	r.s.SetConcurrency(q.concurrency)
+	defer func() {
+		r.plan(func(o *planner.Options) { o.Segments, o.Consistent = 0, false })
+		r.s.SetConcurrency(0)
+	}()
 	raw, err := r.run(ctx, o.ddbSQL, q.scan)
-	if q.consistent && hasCode(err, planner.CodeConsistentIndex) {
+	if q.consistent && hasCode(err, diag.CodeConsistentIndex) {
 		// --consistent cannot read a GSI: refused, rightly; read without.
-		o.refused = planner.CodeConsistentIndex
-		r.s.Options.Consistent = false
+		o.refused = diag.CodeConsistentIndex
+		r.plan(func(o *planner.Options) { o.Consistent = false })
 		raw, err = r.run(ctx, o.ddbSQL, q.scan)
 	}
-	if (q.mix || q.hint != "") && !q.scan && hasCode(err, planner.CodeScanNotAllowed) {
+	if (q.mix || q.hint != "") && !q.scan && hasCode(err, diag.CodeScanNotAllowed) {
 		// A hint may leave only a Scan of the index.
-		o.refused = planner.CodeScanNotAllowed
+		o.refused = diag.CodeScanNotAllowed
 		raw, err = r.run(ctx, o.ddbSQL, true)
 	}
-	if q.hint != "" && !q.hintHonoured && hasCode(err, planner.CodeSparseIndexHint) {
-		o.refused = planner.CodeSparseIndexHint
+	if q.hint != "" && !q.hintHonoured && hasCode(err, diag.CodeSparseIndexHint) {
+		o.refused = diag.CodeSparseIndexHint
 		return o
 	}
 	keys := r.keys
@@ -145,9 +150,9 @@ func (h *harness) check(ctx context.Context, r *ddbRunner, q *query) outcome {
 }
 
 // hasCode reports whether err is a planner error with this code.
-func hasCode(err error, code string) bool {
-	var pe *planner.Error
-	return errors.As(err, &pe) && pe.Code == code
+func hasCode(err error, code diag.Code) bool {
+	var pe *diag.Error
+	return errors.As(err, &pe) && pe.Phase == diag.Plan && pe.Code == code
 }
 
 // starRows checks that each SELECT * object holds exactly its item's
@@ -317,15 +322,15 @@ func TestDifferential(t *testing.T) {
 func outcomeLabels(q *query, o outcome) []string {
 	var ls []string
 	switch {
-	case q.mix && o.refused == planner.CodeScanNotAllowed:
+	case q.mix && o.refused == diag.CodeScanNotAllowed:
 		ls = append(ls, "WHERE mixed: refused without --allow-scan")
 	case q.mix && o.ddbErr == nil:
 		ls = append(ls, "WHERE mixed: read by key without --allow-scan")
 	}
 	switch {
-	case q.hint != "" && o.refused == planner.CodeSparseIndexHint:
+	case q.hint != "" && o.refused == diag.CodeSparseIndexHint:
 		ls = append(ls, "hint: refused (sparse index)")
-	case q.hint != "" && o.refused == planner.CodeScanNotAllowed:
+	case q.hint != "" && o.refused == diag.CodeScanNotAllowed:
 		ls = append(ls, "hint: needs a Scan of the index")
 	case q.hint != "" && o.ddbErr == nil:
 		ls = append(ls, "hint: honoured")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
+	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -217,10 +218,10 @@ func TestJoinBugExpressionKeys(t *testing.T) {
 	s.wantErr("SELECT d.id FROM {d} d JOIN {a} a ON a.ak = UPPER(d.ak) WHERE d.pk = 'P'", false,
 		"k is the partition key of {a}, but DynamoDB keys can only match a plain attribute value, not upper(d.ak)", "--allow-scan")
 	// A GSI partition key with --consistent: say why, not "not a key".
-	s.r.s.Options.Consistent = true
+	s.r.plan(func(o *planner.Options) { o.Consistent = true })
 	s.wantErr("SELECT d.id FROM {d} d JOIN {g} g ON g.grp = d.grp WHERE d.pk = 'P'", false,
 		"grp is the partition key of the global secondary index ByG", "--consistent")
-	s.r.s.Options.Consistent = false
+	s.r.plan(func(o *planner.Options) { o.Consistent = false })
 }
 
 // Found while writing the join generator, fixed in planner/joinbind.go

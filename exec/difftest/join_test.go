@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ddbsql/ddbsql/planner"
 )
 
 const (
@@ -50,9 +52,9 @@ func (h *joinHarness) check(ctx context.Context, r *ddbRunner, q *jquery) outcom
 		o.liteSQL = all.render(true)
 	}
 	kinds := q.kinds()
-	r.s.Concurrency = q.concurrency
-	r.s.Options.Consistent = q.consistent
-	defer func() { r.s.Options.Consistent = false }()
+	r.s.SetConcurrency(q.concurrency)
+	r.plan(func(o *planner.Options) { o.Consistent = q.consistent })
+	defer r.plan(func(o *planner.Options) { o.Consistent = false })
 	raw, err := r.run(ctx, o.ddbSQL, q.scan)
 	if err == nil && q.starOf != nil {
 		raw, err = jstarRows(raw, r.keys, q.starOf)

@@ -18,6 +18,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/planner"
 )
 
 // ddbRunner runs statements in-process through a ddbsql session.
@@ -37,12 +38,20 @@ func newDDB(t testing.TB) *ddbRunner {
 func newDDBOn(t testing.TB, c dynamo.Client) *ddbRunner {
 	t.Helper()
 	r := &ddbRunner{}
-	r.s = session.New(c, &r.out, &r.err, session.DefaultConfig())
+	cfg := session.DefaultConfig()
 	// Every statement's memory is checked and freed buffers are poisoned:
 	// a value kept past its batch changes the result or fails the test.
-	r.s.Mem = memtest.Allocator(t)
-	r.s.Format = "ndjson"
+	cfg.Mem = memtest.Allocator(t)
+	cfg.Format = "ndjson"
+	r.s = session.New(c, &r.out, &r.err, cfg)
 	return r
+}
+
+// plan changes the planner options of the next statements.
+func (r *ddbRunner) plan(change func(*planner.Options)) {
+	opts := r.s.Settings().Plan
+	change(&opts)
+	r.s.SetPlanOptions(opts)
 }
 
 // run executes one SELECT and returns its rows as raw JSON values in column
@@ -50,7 +59,7 @@ func newDDBOn(t testing.TB, c dynamo.Client) *ddbRunner {
 func (r *ddbRunner) run(ctx context.Context, sqlText string, allowScan bool) ([][]any, error) {
 	r.out.Reset()
 	r.err.Reset()
-	r.s.Options.AllowScan = allowScan
+	r.plan(func(o *planner.Options) { o.AllowScan = allowScan })
 	r.keys = nil
 	if err := r.s.RunScript(ctx, sqlText); err != nil {
 		return nil, fmt.Errorf("%w (stderr: %s)", err, strings.TrimSpace(r.err.String()))
@@ -64,10 +73,12 @@ func (r *ddbRunner) run(ctx context.Context, sqlText string, allowScan bool) ([]
 // the tree, which EXPLAIN prints in every format but json and ndjson.
 func (r *ddbRunner) explain(ctx context.Context, sqlText string, allowScan bool) string {
 	r.out.Reset()
-	r.s.Options.AllowScan = allowScan
-	format := r.s.Format
-	r.s.Format = "csv"
-	defer func() { r.s.Format = format }()
+	r.plan(func(o *planner.Options) { o.AllowScan = allowScan })
+	format := r.s.Settings().Format
+	if err := r.s.SetFormat("csv"); err != nil {
+		return ""
+	}
+	defer func() { _ = r.s.SetFormat(format) }()
 	if err := r.s.RunScript(ctx, "EXPLAIN "+sqlText); err != nil {
 		return ""
 	}

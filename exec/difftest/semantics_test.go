@@ -1,11 +1,10 @@
 package difftest
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
-	"github.com/ddbsql/ddbsql/exec/eval"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -37,8 +36,7 @@ func TestSemanticsArithmetic(t *testing.T) {
 	s.one("big, big - 1, -big", "99999999999999999999999999999999999999", "99999999999999999999999999999999999998", "-99999999999999999999999999999999999999")
 	s.one("big + 1", "100000000000000000000000000000000000000") // 1E+38: one significant digit
 	_, err := s.try("SELECT big + 0.5 FROM {t} WHERE pk = 'P' AND id = 1")
-	var ee *eval.Error
-	if !errors.As(err, &ee) || ee.Code != eval.CodeOverflow || !strings.Contains(err.Error(), "exceeds DynamoDB's 38 significant digits") {
+	if ee, ok := diag.Find(err, diag.CodeOverflow); !ok || ee.Phase != diag.Evaluate || !strings.Contains(err.Error(), "exceeds DynamoDB's 38 significant digits") {
 		t.Errorf("big + 0.5 (39 digits): want an overflow error, got %v", err)
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/logging"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // ConnectOptions select the DynamoDB endpoint and credentials. Empty fields
@@ -54,7 +56,8 @@ type Connection struct {
 }
 
 // Connect builds a DynamoDB client. It does not send any request. A setting
-// it cannot use is a *ConfigError saying which one and where it came from;
+// it cannot use is a *diag.Error of phase connect saying which one and
+// where it came from (its code: endpoint, region, profile or config);
 // missing credentials only show on the first request (the SDK resolves them
 // lazily), as the error of that request.
 func Connect(ctx context.Context, opts ConnectOptions) (*Connection, error) {
@@ -96,8 +99,8 @@ func Connect(ctx context.Context, opts ConnectOptions) (*Connection, error) {
 		}
 	}
 	if cfg.Region == "" {
-		return nil, &ConfigError{Problem: ProblemRegion, Msg: "no AWS region configured",
-			Hint: "use --region, AWS_REGION or a profile with a region, or --endpoint-url for a local DynamoDB"}
+		return nil, configError(diag.CodeRegion, "no AWS region configured",
+			"use --region, AWS_REGION or a profile with a region, or --endpoint-url for a local DynamoDB", nil)
 	}
 	metadataWait := opts.MetadataAttemptTimeout
 	if metadataWait <= 0 {
@@ -168,14 +171,14 @@ func loadError(opts ConnectOptions, err error) error {
 	}
 	var missing config.SharedConfigProfileNotExistError
 	if errors.As(err, &missing) {
-		return &ConfigError{Problem: ProblemProfile, Err: err,
-			Msg:  fmt.Sprintf("AWS profile %q (%s) does not exist in the shared config or credentials file", missing.Profile, source),
-			Hint: "aws configure list-profiles lists the profiles; AWS_CONFIG_FILE and AWS_SHARED_CREDENTIALS_FILE name the files"}
+		return configError(diag.CodeProfile,
+			fmt.Sprintf("AWS profile %q (%s) does not exist in the shared config or credentials file", missing.Profile, source),
+			"aws configure list-profiles lists the profiles; AWS_CONFIG_FILE and AWS_SHARED_CREDENTIALS_FILE name the files", err)
 	}
 	if profile != "" {
-		return &ConfigError{Problem: ProblemProfile, Err: err, Msg: fmt.Sprintf("cannot load AWS profile %q (%s): %v", profile, source, err)}
+		return configError(diag.CodeProfile, fmt.Sprintf("cannot load AWS profile %q (%s): %v", profile, source, err), "", err)
 	}
-	return &ConfigError{Problem: ProblemConfig, Err: err, Msg: fmt.Sprintf("cannot load the AWS configuration: %v", err)}
+	return configError(diag.CodeConfig, fmt.Sprintf("cannot load the AWS configuration: %v", err), "", err)
 }
 
 // localCredentials uses the configured credentials when there are any and

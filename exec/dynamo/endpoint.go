@@ -10,6 +10,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // endpointSetting is a configured endpoint URL and where it came from, so
@@ -75,7 +77,7 @@ func (e endpointSetting) invalid(msg, hint string) error {
 			hint = "fix " + e.source + " (e.g. http://localhost:8000), or unset it"
 		}
 	}
-	return &ConfigError{Problem: ProblemEndpoint, Msg: msg, Hint: hint}
+	return configError(diag.CodeEndpoint, msg, hint, nil)
 }
 
 // origin is an endpoint's scheme://host[:port], the way messages name it.

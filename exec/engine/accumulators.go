@@ -5,6 +5,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -92,7 +93,7 @@ func (s *sumAcc) add(v value.Value) error {
 		return nil
 	}
 	if v.Kind() != value.Number {
-		return execErrorf(CodeEval, "%s: %s is a %s value, not a number; filter such items out, e.g. WHERE attribute_type(x, 'N')",
+		return execErrorf(diag.CodeEval, "%s: %s is a %s value, not a number; filter such items out, e.g. WHERE attribute_type(x, 'N')",
 			s.name, value.Display(v), v.Kind())
 	}
 	if s.n == 0 {
@@ -111,10 +112,10 @@ func (s *sumAcc) add(v value.Value) error {
 	}
 	d, err := v.Decimal()
 	if err != nil {
-		return execErrorf(CodeEval, "%s: %v", s.name, err)
+		return execErrorf(diag.CodeEval, "%s: %v", s.name, err)
 	}
 	if _, err := wideSum.Add(s.dec, s.dec, d); err != nil {
-		return execErrorf(CodeEval, "%s: %v", s.name, err)
+		return execErrorf(diag.CodeEval, "%s: %v", s.name, err)
 	}
 	return nil
 }
@@ -156,13 +157,13 @@ func (s *sumAcc) result() (value.Value, error) {
 	if s.avg {
 		q := new(apd.Decimal)
 		if _, err := avgContext.Quo(q, total, apd.New(s.n, 0)); err != nil {
-			return value.Value{}, execErrorf(CodeEval, "%s: %v", s.name, err)
+			return value.Value{}, execErrorf(diag.CodeEval, "%s: %v", s.name, err)
 		}
 		total = q
 	}
 	v, err := value.NumFromExact(total)
 	if err != nil {
-		return value.Value{}, execErrorf(CodeEval, "%s: %v", s.name, err)
+		return value.Value{}, execErrorf(diag.CodeEval, "%s: %v", s.name, err)
 	}
 	return v, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -56,7 +57,7 @@ func batchGet(ctx context.Context, env *Env, node planner.Node, in *dynamodb.Bat
 			if pending == 1 {
 				keys = "1 key was"
 			}
-			return nil, execErrorf(CodeThrottled, "BatchGetItem: %s still unprocessed after %d attempts; the result would be incomplete, so the statement stops", keys, round+1)
+			return nil, execErrorf(diag.CodeThrottled, "BatchGetItem: %s still unprocessed after %d attempts; the result would be incomplete, so the statement stops", keys, round+1)
 		}
 		if err := sleepBackoff(ctx, round); err != nil {
 			return nil, DynamoError("BatchGetItem", err)

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -31,7 +32,7 @@ func buildWith(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 
 func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 	if c, ok := unnumbered(planner.ClientExprs(n)...); ok {
-		return nil, execErrorf(CodeInternal, "column %s has no column ID", c)
+		return nil, execErrorf(diag.CodeInternal, "column %s has no column ID", c)
 	}
 	switch t := n.(type) {
 	case *planner.Access:
@@ -55,7 +56,7 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 		want = 2
 	}
 	if len(inputs) != want {
-		return nil, execErrorf(CodeInternal, "plan node %T has %d inputs", n, len(inputs))
+		return nil, execErrorf(diag.CodeInternal, "plan node %T has %d inputs", n, len(inputs))
 	}
 	ins, err := buildInputs(env, inputs, leaf)
 	if err != nil {
@@ -88,7 +89,7 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 	for _, op := range ins {
 		op.Close()
 	}
-	return nil, execErrorf(CodeInternal, "%s", fmt.Sprintf("no operator for plan node %T", n))
+	return nil, execErrorf(diag.CodeInternal, "%s", fmt.Sprintf("no operator for plan node %T", n))
 }
 
 // buildInputs builds the operators of a node's inputs, in order; when one

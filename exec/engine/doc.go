@@ -56,7 +56,7 @@
 //   - A statement either returns every matching row or fails with an error;
 //     it never returns a shorter result silently.
 //   - Every goroutine exec starts runs its work under Safely (safego.go):
-//     a panic there is that worker's error (CodeInternal, "internal error:
+//     a panic there is that worker's error (diag.CodeInternal, "internal error:
 //     … (please report this statement)"), handed back like a DynamoDB
 //     error, so the other workers are cancelled and their pages released;
 //     it never ends the process. Fan-outs run on a bounded pool (forEach,
@@ -65,5 +65,7 @@
 //   - Aggregation folds exactly the aggregates of the function catalogue
 //     (planner/funcs), one accumulator per catalogue name
 //     (accumulators.go); scalar functions are exec/eval's.
-//   - Errors are *Error with a stable Code.
+//   - Errors are *diag.Error of phase execute with a stable Code (connect
+//     for ConnectError); an evaluation failure is an execute error "eval"
+//     whose cause is the evaluate-phase error.
 package engine

@@ -13,85 +13,42 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
-// Error codes. Tests and callers match on these; keep them stable.
-const (
-	CodeCancelled    = "cancelled"
-	CodeTimeout      = "timeout"
-	CodeUnreachable  = "unreachable"
-	CodeCredentials  = "credentials"
-	CodeEndpoint     = "endpoint" // the endpoint URL is not an http(s) URL with a host
-	CodeRegion       = "region"   // no region configured
-	CodeProfile      = "profile"  // the AWS profile does not exist or cannot be loaded
-	CodeConfig       = "config"   // the shared AWS config files cannot be read
-	CodeAccessDenied = "access_denied"
-	CodeNotFound     = "not_found"
-	CodeValidation   = "validation"
-	CodeThrottled    = "throttled"
-	CodeDynamo       = "dynamodb"
-	CodeDecode       = "decode"
-	CodeEval         = "eval"
-	CodeBudget       = "budget"
-	CodeInternal     = "internal"
-)
-
-// Error is a failure while running a statement.
-type Error struct {
-	Code string
-	Msg  string
-	Hint string
-	Err  error
+// execErrorf makes an execute-phase error: a failure while running a
+// statement.
+func execErrorf(code diag.Code, format string, args ...any) *diag.Error {
+	return &diag.Error{Phase: diag.Execute, Code: code, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (e *Error) Error() string {
-	if e.Hint == "" {
-		return e.Msg
-	}
-	return e.Msg + "\n" + e.Hint
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-func execErrorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
-}
-
-// ConnectError gives a failure to connect (dynamo.Connect) its code: a bad
-// endpoint URL, a missing region, a bad profile and unreadable config files
-// are different problems with different fixes.
+// ConnectError is a failure to connect (dynamo.Connect) as a connect-phase
+// error: Connect's own errors (a bad endpoint URL, a missing region, a bad
+// profile, unreadable config files: different problems with different
+// fixes and codes) pass through; anything else is a config error.
 func ConnectError(err error) error {
-	var ce *dynamo.ConfigError
-	if !errors.As(err, &ce) {
-		return &Error{Code: CodeConfig, Msg: err.Error(), Err: err}
+	var de *diag.Error
+	if errors.As(err, &de) && de.Phase == diag.Connect {
+		return de
 	}
-	code := CodeConfig
-	switch ce.Problem {
-	case dynamo.ProblemEndpoint:
-		code = CodeEndpoint
-	case dynamo.ProblemRegion:
-		code = CodeRegion
-	case dynamo.ProblemProfile:
-		code = CodeProfile
-	}
-	return &Error{Code: code, Msg: ce.Msg, Hint: ce.Hint, Err: err}
+	return &diag.Error{Phase: diag.Connect, Code: diag.CodeConfig, Msg: err.Error(), Cause: err}
 }
 
 // unreadableItem gives an item DynamoDB returned that ddbsql cannot read
 // (a rawpage.ItemError, from either read path) its code; ok is false for
 // any other error.
-func unreadableItem(err error) (*Error, bool) {
+func unreadableItem(err error) (*diag.Error, bool) {
 	var unreadable *rawpage.ItemError
 	if !errors.As(err, &unreadable) {
 		return nil, false
 	}
-	return &Error{Code: CodeDecode, Msg: unreadable.Error(), Err: err}, true
+	return &diag.Error{Phase: diag.Execute, Code: diag.CodeDecode, Msg: unreadable.Error(), Cause: err}, true
 }
 
 // DynamoError explains an error from a DynamoDB call. op names the call.
 func DynamoError(op string, err error) error {
-	var ee *Error
-	if errors.As(err, &ee) {
+	var ee *diag.Error
+	if errors.As(err, &ee) && (ee.Phase == diag.Execute || ee.Phase == diag.Connect) {
 		return ee
 	}
 	if e, ok := unreadableItem(err); ok {
@@ -104,20 +61,20 @@ func DynamoError(op string, err error) error {
 	}
 	var silent *dynamo.NoAnswerError
 	if errors.As(err, &silent) {
-		return &Error{Code: CodeUnreachable, Msg: silent.Error(), Err: err,
+		return &diag.Error{Phase: diag.Execute, Code: diag.CodeUnreachable, Msg: silent.Error(), Cause: err,
 			Hint: unreachableHint}
 	}
 	var bounded *dynamo.AttemptTimeoutError
 	if errors.As(err, &bounded) {
 		// Attempts that reached their bound before they were sent (e.g.
 		// while the SDK was getting credentials).
-		return withAttempts(&Error{Code: CodeUnreachable, Msg: fmt.Sprintf("%s: %v", op, bounded), Hint: unreachableHint, Err: err}, err)
+		return withAttempts(&diag.Error{Phase: diag.Execute, Code: diag.CodeUnreachable, Msg: fmt.Sprintf("%s: %v", op, bounded), Hint: unreachableHint, Cause: err}, err)
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
-		return &Error{Code: CodeCancelled, Msg: "cancelled", Err: err}
+		return &diag.Error{Phase: diag.Execute, Code: diag.CodeCancelled, Msg: "cancelled", Cause: err}
 	case errors.Is(err, context.DeadlineExceeded):
-		return &Error{Code: CodeTimeout, Msg: op + ": timed out", Err: err}
+		return &diag.Error{Phase: diag.Execute, Code: diag.CodeTimeout, Msg: op + ": timed out", Cause: err}
 	}
 	if e := credentialsError(err); e != nil {
 		return e
@@ -131,14 +88,14 @@ func DynamoError(op string, err error) error {
 		return withAttempts(e, err)
 	}
 	if errors.As(err, &maxAttempts) {
-		return &Error{Code: CodeThrottled, Msg: fmt.Sprintf("%s: gave up after %d attempts: %v", op, maxAttempts.Attempt, maxAttempts.Err), Err: err}
+		return &diag.Error{Phase: diag.Execute, Code: diag.CodeThrottled, Msg: fmt.Sprintf("%s: gave up after %d attempts: %v", op, maxAttempts.Attempt, maxAttempts.Err), Cause: err}
 	}
-	return &Error{Code: CodeDynamo, Msg: fmt.Sprintf("%s: %v", op, err), Err: err}
+	return &diag.Error{Phase: diag.Execute, Code: diag.CodeDynamo, Msg: fmt.Sprintf("%s: %v", op, err), Cause: err}
 }
 
 // withAttempts says how often the SDK tried before giving up, so a failure
 // after retries reads differently from one that was never retried.
-func withAttempts(e *Error, err error) *Error {
+func withAttempts(e *diag.Error, err error) *diag.Error {
 	var maxAttempts *retry.MaxAttemptsError
 	if !errors.As(err, &maxAttempts) || maxAttempts.Attempt < 2 || strings.Contains(e.Msg, "attempts") {
 		return e
@@ -147,39 +104,39 @@ func withAttempts(e *Error, err error) *Error {
 	return e
 }
 
-func apiError(op string, apiErr smithy.APIError, err error) *Error {
+func apiError(op string, apiErr smithy.APIError, err error) *diag.Error {
 	code, msg := apiErr.ErrorCode(), apiErr.ErrorMessage()
 	switch code {
 	case "ResourceNotFoundException":
-		return &Error{Code: CodeNotFound, Msg: fmt.Sprintf("%s: %s", op, msg), Hint: "SHOW TABLES lists the tables at this endpoint and region", Err: err}
+		return &diag.Error{Phase: diag.Execute, Code: diag.CodeNotFound, Msg: fmt.Sprintf("%s: %s", op, msg), Hint: "SHOW TABLES lists the tables at this endpoint and region", Cause: err}
 	case "ValidationException":
-		return &Error{Code: CodeValidation, Msg: fmt.Sprintf("DynamoDB rejected the %s request: %s", op, msg), Err: err}
+		return &diag.Error{Phase: diag.Execute, Code: diag.CodeValidation, Msg: fmt.Sprintf("DynamoDB rejected the %s request: %s", op, msg), Cause: err}
 	case "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded":
-		return &Error{Code: CodeThrottled, Msg: fmt.Sprintf("%s was throttled by DynamoDB and retries were exhausted: %s", op, msg),
-			Hint: "lower the read rate with --rate-limit, or retry later", Err: err}
+		return &diag.Error{Phase: diag.Execute, Code: diag.CodeThrottled, Msg: fmt.Sprintf("%s was throttled by DynamoDB and retries were exhausted: %s", op, msg),
+			Hint: "lower the read rate with --rate-limit, or retry later", Cause: err}
 	case "AccessDeniedException":
-		return &Error{Code: CodeAccessDenied, Msg: fmt.Sprintf("%s: access denied: %s", op, msg), Hint: "check the IAM permissions of this profile (dynamodb:" + op + ")", Err: err}
+		return &diag.Error{Phase: diag.Execute, Code: diag.CodeAccessDenied, Msg: fmt.Sprintf("%s: access denied: %s", op, msg), Hint: "check the IAM permissions of this profile (dynamodb:" + op + ")", Cause: err}
 	case "UnrecognizedClientException", "InvalidSignatureException", "MissingAuthenticationTokenException", "ExpiredTokenException":
-		return &Error{Code: CodeCredentials, Msg: fmt.Sprintf("%s: DynamoDB did not accept the credentials: %s", op, msg),
-			Hint: credentialsHint, Err: err}
+		return &diag.Error{Phase: diag.Execute, Code: diag.CodeCredentials, Msg: fmt.Sprintf("%s: DynamoDB did not accept the credentials: %s", op, msg),
+			Hint: credentialsHint, Cause: err}
 	}
-	return &Error{Code: CodeDynamo, Msg: fmt.Sprintf("%s failed: %s: %s", op, code, msg), Err: err}
+	return &diag.Error{Phase: diag.Execute, Code: diag.CodeDynamo, Msg: fmt.Sprintf("%s failed: %s: %s", op, code, msg), Cause: err}
 }
 
 const unreachableHint = "check --endpoint-url, --region and the network; --timeout bounds a whole statement"
 
 const credentialsHint = "use --profile NAME, set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, point --endpoint-url at DynamoDB Local, or try ddbsql --demo"
 
-func credentialsError(err error) *Error {
+func credentialsError(err error) *diag.Error {
 	text := err.Error()
 	if strings.Contains(text, "failed to retrieve credentials") || strings.Contains(text, "no valid credential sources") ||
 		strings.Contains(text, "static credentials are empty") || strings.Contains(text, "failed to refresh cached credentials") {
-		return &Error{Code: CodeCredentials, Msg: "no AWS credentials found", Hint: credentialsHint, Err: err}
+		return &diag.Error{Phase: diag.Execute, Code: diag.CodeCredentials, Msg: "no AWS credentials found", Hint: credentialsHint, Cause: err}
 	}
 	return nil
 }
 
-func networkError(op string, err error) *Error {
+func networkError(op string, err error) *diag.Error {
 	var uerr *url.Error
 	var nerr net.Error
 	var operr *net.OpError
@@ -208,6 +165,6 @@ func networkError(op string, err error) *Error {
 	case nerr != nil && nerr.Timeout(), errors.As(err, &nerr) && nerr.Timeout():
 		reason = "no answer within the timeout"
 	}
-	return &Error{Code: CodeUnreachable, Msg: fmt.Sprintf("cannot reach %s (%s): %s", where, op, reason),
-		Hint: "check --endpoint-url, --region and the network; for offline use try ddbsql --demo", Err: err}
+	return &diag.Error{Phase: diag.Execute, Code: diag.CodeUnreachable, Msg: fmt.Sprintf("cannot reach %s (%s): %s", where, op, reason),
+		Hint: "check --endpoint-url, --region and the network; for offline use try ddbsql --demo", Cause: err}
 }

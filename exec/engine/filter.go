@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/ddbsql/ddbsql/exec/eval"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
@@ -144,12 +145,16 @@ func (op *filterOp) testConjuncts(i int) (eval.Truth, error) {
 
 func (op *filterOp) Close() error { return op.input.Close() }
 
-// evalError wraps an evaluation failure, keeping its hint.
+// evalError wraps an evaluation failure, keeping its hint apart from its
+// message.
 func evalError(err error) error {
-	out := &Error{Code: CodeEval, Msg: err.Error(), Err: err}
-	var ee *eval.Error
-	if errors.As(err, &ee) {
+	out := &diag.Error{Phase: diag.Execute, Code: diag.CodeEval, Msg: err.Error(), Cause: err}
+	var ee *diag.Error
+	if errors.As(err, &ee) && ee.Phase == diag.Evaluate {
 		out.Hint = ee.Hint
+		if err == error(ee) {
+			out.Msg = ee.Msg // its Error() would repeat the hint
+		}
 	}
 	return out
 }

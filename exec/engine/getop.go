@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -66,7 +67,7 @@ func (op *getOp) step(ctx context.Context) ([]value.Value, bool, error) {
 		}
 		item, err := value.FromItem(out.Item)
 		if err != nil {
-			return nil, false, execErrorf(CodeDecode, "GetItem returned an item ddbsql cannot read: %v", err)
+			return nil, false, execErrorf(diag.CodeDecode, "GetItem returned an item ddbsql cannot read: %v", err)
 		}
 		return []value.Value{item}, true, nil
 	default:

@@ -6,6 +6,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // keepRows returns the rows of in that mask marks, kept of them in all:
@@ -25,7 +27,7 @@ func keepRows(ctx context.Context, env *Env, in arrow.RecordBatch, mask *array.B
 	out, err := compute.FilterRecordBatch(compute.WithAllocator(ctx, env.Mem), in, m, compute.DefaultFilterOptions())
 	in.Release()
 	if err != nil {
-		return nil, execErrorf(CodeInternal, "%s: %v", what, err)
+		return nil, execErrorf(diag.CodeInternal, "%s: %v", what, err)
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -86,7 +87,7 @@ func (e *Env) afterResponse(node planner.Node, r Response) error {
 	e.Limiter.book(units)
 	if e.Budget > 0 {
 		if used := e.Stats.Snapshot().RCU; used > e.Budget {
-			return &Error{Code: CodeBudget, Msg: fmt.Sprintf("stopped after consuming %s RCU, more than the --max-rcu budget of %s; the result would be incomplete, so none is reported as complete",
+			return &diag.Error{Phase: diag.Execute, Code: diag.CodeBudget, Msg: fmt.Sprintf("stopped after consuming %s RCU, more than the --max-rcu budget of %s; the result would be incomplete, so none is reported as complete",
 				planner.FormatRCU(used), planner.FormatRCU(e.Budget))}
 		}
 	}

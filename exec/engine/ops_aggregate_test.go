@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -228,7 +229,7 @@ func TestAggregateSumErrors(t *testing.T) {
 			batch := otBatch{names: []string{"x"}, rows: [][]value.Value{{otN("1")}, {value.NullValue()}, {bad}, {otN("2")}}}
 			_, err := otAggregate(t, env, nil, []expr.Aggregate{otAgg(fn, otCol("x"), false)}, batch)
 			name := strings.ToUpper(fn) + "(x)"
-			if err == nil || otCode(err) != CodeEval || !strings.Contains(err.Error(), name) {
+			if err == nil || otCode(err) != diag.CodeEval || !strings.Contains(err.Error(), name) {
 				t.Errorf("%s over %s: %v (code %q), want an eval error naming %s", fn, otShow(bad), err, otCode(err), name)
 			}
 		}
@@ -253,11 +254,11 @@ func TestAggregateExpressions(t *testing.T) {
 		t.Fatalf("GROUP BY lower(g): %v, %v", rows, err)
 	}
 	otWantRow(t, "group a", rows[0], "a", "2")
-	if _, err := otAggregate(t, env, nil, []expr.Aggregate{otAgg("sum", double, false)}, batch); otCode(err) != CodeEval {
+	if _, err := otAggregate(t, env, nil, []expr.Aggregate{otAgg("sum", double, false)}, batch); otCode(err) != diag.CodeEval {
 		t.Errorf("SUM(x * 2) over a string: %v, want an eval error", err)
 	}
 	bad := expr.Binary{Op: expr.OpAdd, L: otCol("g"), R: otLit(otN("1"))}
-	if _, err := otAggregate(t, env, []expr.Expr{bad}, []expr.Aggregate{otAgg("count", nil, false)}, batch); otCode(err) != CodeEval {
+	if _, err := otAggregate(t, env, []expr.Expr{bad}, []expr.Aggregate{otAgg("count", nil, false)}, batch); otCode(err) != diag.CodeEval {
 		t.Errorf("GROUP BY g + 1 over strings: %v, want an eval error", err)
 	}
 }

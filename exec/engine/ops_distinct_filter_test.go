@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ddbsql/ddbsql/exec/eval"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -168,7 +169,7 @@ func TestFilterErrorsAndEarlyClose(t *testing.T) {
 	env := otEnv(t)
 	src := otSrc(env, batches...)
 	op := otMustBuild(t, env, &planner.Filter{Input: &otLeaf{op: src}, Pred: bad})
-	if _, _, err := otDrain(op); otCode(err) != CodeEval {
+	if _, _, err := otDrain(op); otCode(err) != diag.CodeEval {
 		t.Fatalf("error %v, want an eval error", err)
 	}
 	op.Close()
@@ -243,7 +244,7 @@ func TestProject(t *testing.T) {
 	bad := expr.Binary{Op: expr.OpDiv, L: otLit(otN("1")), R: expr.Binary{Op: expr.OpSub, L: otCol("s"), R: otLit(otN("1"))}}
 	op = otMustBuild(t, env, &planner.Project{Input: &otLeaf{op: src}, Exprs: []expr.Expr{otCol("i"), bad}, Names: []string{"i", "bad"}})
 	rows, _, err = otDrain(op)
-	if otCode(err) != CodeEval || len(rows) != 5 {
+	if otCode(err) != diag.CodeEval || len(rows) != 5 {
 		t.Fatalf("%d rows, %v; want 5 then an eval error", len(rows), err)
 	}
 	op.Close()
@@ -288,7 +289,7 @@ func TestUnnumberedColumnIsInternalError(t *testing.T) {
 	env := otEnv(t)
 	src := otSrc(env, otBatch{names: []string{"a"}, rows: [][]value.Value{{otN("1")}}})
 	pred := expr.Binary{Op: expr.OpEq, L: expr.Column{Path: value.Path{{Name: "a"}}}, R: otLit(otN("1"))}
-	if _, err := otBuild(env, &planner.Filter{Input: &otLeaf{op: src}, Pred: pred}); otCode(err) != CodeInternal {
+	if _, err := otBuild(env, &planner.Filter{Input: &otLeaf{op: src}, Pred: pred}); otCode(err) != diag.CodeInternal {
 		t.Fatalf("build error %v, want an internal error", err)
 	}
 }

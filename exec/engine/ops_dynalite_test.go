@@ -13,6 +13,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -223,7 +224,7 @@ func TestOperatorsOverDynalite(t *testing.T) {
 	t.Run("dynamodb_error", func(t *testing.T) {
 		bad := otQuery(env, table+"-missing", 10)
 		op := otMustBuild(t, env, &planner.Sort{Keys: []planner.SortKey{{Expr: otCol("x")}}, Input: &planner.Filter{Pred: otLit(value.BoolOf(true)), Input: bad}})
-		if _, err := op.Next(ctx); otCode(err) != CodeNotFound {
+		if _, err := op.Next(ctx); otCode(err) != diag.CodeNotFound {
 			t.Fatalf("error %v (code %q), want not_found", err, otCode(err))
 		}
 		op.Close()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ddbsql/ddbsql/exec/eval"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -193,7 +194,7 @@ func TestHashJoinEarlyCloseAndErrors(t *testing.T) {
 		n := node(probe, build)
 		n.Residual = expr.Binary{Op: expr.OpGt, L: expr.Binary{Op: expr.OpAdd, L: otQCol(1, "id"), R: otLit(otS("x"))}, R: otLit(otN("0"))}
 		op := otMustBuild(t, env, n)
-		if _, _, err := otDrain(op); otCode(err) != CodeEval {
+		if _, _, err := otDrain(op); otCode(err) != diag.CodeEval {
 			t.Fatalf("error %v, want an eval error", err)
 		}
 		op.Close()

@@ -21,6 +21,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/memtest"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -303,9 +304,9 @@ func otN(s string) value.Value {
 	return v
 }
 
-// otCode returns the *Error code of err, or "".
-func otCode(err error) string {
-	var e *Error
+// otCode returns the *diag.Error code of err, or "".
+func otCode(err error) diag.Code {
+	var e *diag.Error
 	if errors.As(err, &e) {
 		return e.Code
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -300,7 +301,7 @@ func TestOwnedValuesSortEarlyEnds(t *testing.T) {
 		src := otSrc(env, input...)
 		bad := []planner.SortKey{{Expr: expr.Binary{Op: expr.OpAdd, L: otCol("s"), R: otLit(otN("1"))}}}
 		op := otMustBuild(t, env, sortOf(src, bad))
-		if _, _, err := otDrain(op); otCode(err) != CodeEval {
+		if _, _, err := otDrain(op); otCode(err) != diag.CodeEval {
 			t.Fatalf("error %v, want an eval error", err)
 		}
 		op.Close()

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -260,7 +261,7 @@ func TestSortKeysAndErrors(t *testing.T) {
 	src = otSrc(env, input, input)
 	bad := expr.Binary{Op: expr.OpAdd, L: otCol("y"), R: otLit(otN("1"))}
 	op = otMustBuild(t, env, &planner.Sort{Input: &otLeaf{op: src}, Keys: []planner.SortKey{{Expr: bad}}, TopN: 1})
-	if _, _, err := otDrain(op); otCode(err) != CodeEval {
+	if _, _, err := otDrain(op); otCode(err) != diag.CodeEval {
 		t.Fatalf("ORDER BY y + 1 over strings: %v, want an eval error", err)
 	}
 	op.Close()

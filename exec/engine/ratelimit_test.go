@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // The RateLimiter tests run in a synctest bubble: time.Now and timers use
@@ -143,9 +145,9 @@ func TestRateLimiterCancel(t *testing.T) {
 			t.Fatalf("wait = %v after %v, want the context's deadline after 1s", err, time.Since(start))
 		}
 		env := &Env{Limiter: l}
-		var ee *Error
-		if err := env.beforeRequest(ctx, "Scan"); !errors.As(err, &ee) || ee.Code != CodeTimeout {
-			t.Fatalf("beforeRequest = %v, want a %q error", err, CodeTimeout)
+		var ee *diag.Error
+		if err := env.beforeRequest(ctx, "Scan"); !errors.As(err, &ee) || ee.Code != diag.CodeTimeout {
+			t.Fatalf("beforeRequest = %v, want a %q error", err, diag.CodeTimeout)
 		}
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // A panic that escapes a goroutine ends the process with a stack trace,
@@ -13,7 +15,7 @@ import (
 // response reader, the progress line, the REPL's background look-ups) runs
 // its work under Safely, and hands the error it returns back the way it
 // hands back any other error: a bug in a worker then fails its statement
-// with CodeInternal, the other workers are stopped and their pages
+// with diag.CodeInternal, the other workers are stopped and their pages
 // released, like for a DynamoDB error.
 
 // Safely calls fn and returns its error, or, when fn panics, the internal
@@ -30,12 +32,12 @@ func Safely(fn func() error) (err error) {
 // PanicError turns a recovered panic value into a statement's error. Call
 // it from the deferred function that recovered, so that the stack it keeps
 // (PanicStack) is the panic's.
-func PanicError(r any) *Error { return panicError(r, debug.Stack()) }
+func PanicError(r any) *diag.Error { return panicError(r, debug.Stack()) }
 
 // panicError is the internal error of a panic with value r and stack.
-func panicError(r any, stack []byte) *Error {
-	return &Error{Code: CodeInternal, Msg: fmt.Sprintf("internal error: %v (please report this statement)", r),
-		Err: &panicked{value: r, stack: stack}}
+func panicError(r any, stack []byte) *diag.Error {
+	return &diag.Error{Phase: diag.Execute, Code: diag.CodeInternal, Msg: fmt.Sprintf("internal error: %v (please report this statement)", r),
+		Cause: &panicked{value: r, stack: stack}}
 }
 
 // panicked is what a PanicError wraps: the value and where it came from.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 func TestSafely(t *testing.T) {
@@ -22,9 +24,9 @@ func TestSafely(t *testing.T) {
 		m["x"] = 1 // a runtime error, as a bug makes
 		return nil
 	})
-	var ee *Error
-	if !errors.As(err, &ee) || ee.Code != CodeInternal {
-		t.Fatalf("panic: %T %v, want code %q", err, err, CodeInternal)
+	var ee *diag.Error
+	if !errors.As(err, &ee) || ee.Code != diag.CodeInternal {
+		t.Fatalf("panic: %T %v, want code %q", err, err, diag.CodeInternal)
 	}
 	if want := "internal error: assignment to entry in nil map (please report this statement)"; ee.Msg != want {
 		t.Errorf("message %q, want %q", ee.Msg, want)
@@ -69,8 +71,8 @@ func TestForEach(t *testing.T) {
 			return DynamoError("Query", ctx.Err())
 		})
 		err := firstRealError(errs)
-		var ee *Error
-		if !errors.As(err, &ee) || ee.Code != CodeInternal || !strings.Contains(ee.Msg, "boom") {
+		var ee *diag.Error
+		if !errors.As(err, &ee) || ee.Code != diag.CodeInternal || !strings.Contains(ee.Msg, "boom") {
 			t.Fatalf("error %v, want the panic's", err)
 		}
 		if ran.Load() > 2 {
@@ -86,9 +88,9 @@ func TestForEach(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		errs := forEach(ctx, 5, 2, "Query", func(ctx context.Context, i int) error { return nil })
-		var ee *Error
-		if err := firstRealError(errs); !errors.As(err, &ee) || ee.Code != CodeCancelled {
-			t.Fatalf("error %v, want %q", err, CodeCancelled)
+		var ee *diag.Error
+		if err := firstRealError(errs); !errors.As(err, &ee) || ee.Code != diag.CodeCancelled {
+			t.Fatalf("error %v, want %q", err, diag.CodeCancelled)
 		}
 	})
 }

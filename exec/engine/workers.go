@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // forEach runs task(ctx, i) for every i in [0, n) on at most workers
@@ -53,7 +55,7 @@ func firstRealError(errs []error) error {
 		if err == nil || err == io.EOF {
 			continue
 		}
-		if e, ok := err.(*Error); ok && e.Code == CodeCancelled {
+		if e, ok := err.(*diag.Error); ok && e.Code == diag.CodeCancelled {
 			if fallback == nil {
 				fallback = err
 			}

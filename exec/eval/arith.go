@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -23,7 +24,7 @@ func arithmetic(b expr.Binary, row Row) (value.Value, error) {
 		return value.MissingValue(), nil
 	}
 	if l.Kind() != value.Number || r.Kind() != value.Number {
-		return value.Value{}, errorf(CodeType, "%q: %s needs numbers, got %s", sqlText(b), b.Op, typeNames(l, r))
+		return value.Value{}, errorf(diag.CodeType, "%q: %s needs numbers, got %s", sqlText(b), b.Op, typeNames(l, r))
 	}
 	if x, ok := l.Int64(); ok {
 		if y, ok := r.Int64(); ok {
@@ -116,10 +117,10 @@ func decimalArithmetic(b expr.Binary, l, r value.Value) (value.Value, error) {
 	case expr.OpMod:
 		_, err = wideCtx.Rem(&z, &x, &y)
 	default:
-		return value.Value{}, errorf(CodeInternal, "%q: %s is not an arithmetic operator", sqlText(b), b.Op)
+		return value.Value{}, errorf(diag.CodeInternal, "%q: %s is not an arithmetic operator", sqlText(b), b.Op)
 	}
 	if err != nil {
-		return value.Value{}, errorf(CodeOverflow, "%q: %v", sqlText(b), err)
+		return value.Value{}, errorf(diag.CodeOverflow, "%q: %v", sqlText(b), err)
 	}
 	return numberResult(&z, b)
 }
@@ -127,14 +128,14 @@ func decimalArithmetic(b expr.Binary, l, r value.Value) (value.Value, error) {
 // negate is unary minus on an N.
 func negate(u expr.Unary, row Row) (value.Value, error) {
 	if u.Op != expr.OpNeg {
-		return value.Value{}, errorf(CodeInternal, "unknown unary operator %s", u.Op)
+		return value.Value{}, errorf(diag.CodeInternal, "unknown unary operator %s", u.Op)
 	}
 	v, err := Eval(u.X, row)
 	if err != nil || v.IsNull() {
 		return value.MissingValue(), err
 	}
 	if v.Kind() != value.Number {
-		return value.Value{}, errorf(CodeType, "%q: unary minus needs a number, got %s", u.String(), v.Kind())
+		return value.Value{}, errorf(diag.CodeType, "%q: unary minus needs a number, got %s", u.String(), v.Kind())
 	}
 	return negText(v), nil
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
@@ -63,43 +64,43 @@ func TestArithmetic(t *testing.T) {
 		{e: a(expr.OpIntDiv, "5", "0"), want: missing()},
 		{e: a(expr.OpIntDiv, "5.5", "0"), want: missing()},
 		// Beyond DynamoDB's numbers: overflow errors.
-		{name: "sum of two 38-digit numbers", e: a(expr.OpAdd, nines38, "99999999999999999999999999999999999998"), code: CodeOverflow},
-		{name: "38 digits plus a fraction", e: a(expr.OpAdd, "12345678901234567890123456789012345678", "0.1"), code: CodeOverflow},
-		{name: "product of 38-digit columns", e: bop(expr.OpMul, col("big"), col("big")), code: CodeOverflow},
-		{name: "far exponents", e: a(expr.OpAdd, "1E+125", "1E-130"), code: CodeOverflow},
-		{name: "magnitude too large", e: a(expr.OpMul, "1E+125", "10"), code: CodeOverflow},
-		{name: "magnitude too small", e: a(expr.OpMul, "1E-130", "0.1"), code: CodeOverflow},
-		{name: "quotient too small", e: a(expr.OpDiv, "1E-130", "3"), code: CodeOverflow},
-		{name: "quotient too large", e: a(expr.OpDiv, "1E+125", "1E-10"), code: CodeOverflow},
-		{name: "integer quotient too long", e: a(expr.OpIntDiv, "1E+125", "1E-130"), code: CodeOverflow},
+		{name: "sum of two 38-digit numbers", e: a(expr.OpAdd, nines38, "99999999999999999999999999999999999998"), code: diag.CodeOverflow},
+		{name: "38 digits plus a fraction", e: a(expr.OpAdd, "12345678901234567890123456789012345678", "0.1"), code: diag.CodeOverflow},
+		{name: "product of 38-digit columns", e: bop(expr.OpMul, col("big"), col("big")), code: diag.CodeOverflow},
+		{name: "far exponents", e: a(expr.OpAdd, "1E+125", "1E-130"), code: diag.CodeOverflow},
+		{name: "magnitude too large", e: a(expr.OpMul, "1E+125", "10"), code: diag.CodeOverflow},
+		{name: "magnitude too small", e: a(expr.OpMul, "1E-130", "0.1"), code: diag.CodeOverflow},
+		{name: "quotient too small", e: a(expr.OpDiv, "1E-130", "3"), code: diag.CodeOverflow},
+		{name: "quotient too large", e: a(expr.OpDiv, "1E+125", "1E-10"), code: diag.CodeOverflow},
+		{name: "integer quotient too long", e: a(expr.OpIntDiv, "1E+125", "1E-130"), code: diag.CodeOverflow},
 		// NULL propagates before any type check.
 		{e: bop(expr.OpAdd, litNull(), litN("1")), want: missing()},
 		{e: bop(expr.OpMul, litN("1"), col("nope")), want: missing()},
 		{e: bop(expr.OpDiv, col("nul"), litS("a")), want: missing()},
 		// Other types are type errors.
-		{e: bop(expr.OpAdd, col("status"), litN("1")), code: CodeType},
-		{e: bop(expr.OpMul, col("flag"), litN("2")), code: CodeType},
-		{e: bop(expr.OpSub, litN("2"), col("list")), code: CodeType},
-		{e: bop(expr.OpMod, litS("5"), litS("2")), code: CodeType},
-		{name: "comparison op is not arithmetic", e: expr.Binary{Op: expr.OpNot, L: litN("1"), R: litN("2")}, code: CodeInternal},
+		{e: bop(expr.OpAdd, col("status"), litN("1")), code: diag.CodeType},
+		{e: bop(expr.OpMul, col("flag"), litN("2")), code: diag.CodeType},
+		{e: bop(expr.OpSub, litN("2"), col("list")), code: diag.CodeType},
+		{e: bop(expr.OpMod, litS("5"), litS("2")), code: diag.CodeType},
+		{name: "comparison op is not arithmetic", e: expr.Binary{Op: expr.OpNot, L: litN("1"), R: litN("2")}, code: diag.CodeInternal},
 		// Unary minus.
 		{e: expr.Unary{Op: expr.OpNeg, X: litN("5")}, want: num("-5")},
 		{e: expr.Unary{Op: expr.OpNeg, X: litN("-5")}, want: num("5")},
 		{e: expr.Unary{Op: expr.OpNeg, X: litN("0")}, want: num("0")},
 		{e: expr.Unary{Op: expr.OpNeg, X: col("tiny")}, want: num("0.000001")},
 		{e: expr.Unary{Op: expr.OpNeg, X: col("nope")}, want: missing()},
-		{e: expr.Unary{Op: expr.OpNeg, X: col("status")}, code: CodeType},
+		{e: expr.Unary{Op: expr.OpNeg, X: col("status")}, code: diag.CodeType},
 	})
 }
 
 func TestArithmeticErrorMessages(t *testing.T) {
 	row := fixture()
 	_, err := Eval(bop(expr.OpAdd, col("status"), litN("1")), row)
-	if err == nil || err.Error() != `"status + 1": + needs numbers, got S and N` || errCode(err) != CodeType {
+	if err == nil || err.Error() != `"status + 1": + needs numbers, got S and N` || errCode(err) != diag.CodeType {
 		t.Errorf("type error = %v", err)
 	}
 	_, err = Eval(bop(expr.OpAdd, litN(nines38), litN(nines38)), row)
-	if err == nil || !strings.HasPrefix(err.Error(), `"`+nines38+" + "+nines38+`" exceeds DynamoDB's 38 significant digits`) || errCode(err) != CodeOverflow {
+	if err == nil || !strings.HasPrefix(err.Error(), `"`+nines38+" + "+nines38+`" exceeds DynamoDB's 38 significant digits`) || errCode(err) != diag.CodeOverflow {
 		t.Errorf("overflow error = %v", err)
 	}
 	_, err = Eval(bop(expr.OpMul, litN("1E+125"), litN("10")), row)

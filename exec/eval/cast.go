@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -27,7 +28,7 @@ func cast(c expr.Cast, row Row) (value.Value, error) {
 	case value.String:
 		return castString(v), nil
 	}
-	return value.Value{}, errorf(CodeInternal, "%s: cannot cast to %s", c.String(), c.To)
+	return value.Value{}, errorf(diag.CodeInternal, "%s: cannot cast to %s", c.String(), c.To)
 }
 
 func castNumber(v value.Value) value.Value {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -43,8 +44,8 @@ func TestCast(t *testing.T) {
 		{e: toS(col("bin")), want: str("\x01\x02\x03")},
 		{e: toS(lit(list(num("1"), str("a")))), want: str(`[1,"a"]`)},
 		{e: toS(col("nope")), want: missing()},
-		{e: toS(typeErrExpr), code: CodeType},
-		{e: expr.Cast{X: litN("1"), To: value.Bool}, code: CodeInternal},
+		{e: toS(typeErrExpr), code: diag.CodeType},
+		{e: expr.Cast{X: litN("1"), To: value.Bool}, code: diag.CodeInternal},
 	})
 }
 
@@ -67,10 +68,10 @@ func TestCase(t *testing.T) {
 		{name: "searched CASE: UNKNOWN is not TRUE", e: simple(nil, litS("else"), bop(expr.OpGt, col("nope"), litN("1")), litS("x")), want: str("else")},
 		{name: "first match wins", e: simple(nil, nil, litT, litN("1"), litT, litN("2")), want: num("1")},
 		{name: "untaken branches are not evaluated", e: simple(nil, typeErrExpr, litT, litN("1"), litT, typeErrExpr), want: num("1")},
-		{e: simple(typeErrExpr, nil, litN("1"), litN("1")), code: CodeType},
-		{e: simple(col("total"), nil, typeErrExpr, litN("1")), code: CodeType},
-		{e: simple(nil, nil, typeErrExpr, litN("1")), code: CodeType},
-		{e: simple(nil, typeErrExpr, litF, litN("1")), code: CodeType},
+		{e: simple(typeErrExpr, nil, litN("1"), litN("1")), code: diag.CodeType},
+		{e: simple(col("total"), nil, typeErrExpr, litN("1")), code: diag.CodeType},
+		{e: simple(nil, nil, typeErrExpr, litN("1")), code: diag.CodeType},
+		{e: simple(nil, typeErrExpr, litF, litN("1")), code: diag.CodeType},
 	})
 }
 
@@ -86,6 +87,6 @@ func TestIsNull(t *testing.T) {
 		{e: isn(col("zero"), true), want: T},
 		{e: isn(bop(expr.OpEq, col("nope"), litN("1")), false), want: T},
 		{e: isn(bop(expr.OpDiv, litN("1"), litN("0")), false), want: T},
-		{e: isn(typeErrExpr, false), code: CodeType},
+		{e: isn(typeErrExpr, false), code: diag.CodeType},
 	})
 }

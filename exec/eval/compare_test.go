@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -53,8 +54,8 @@ func TestComparisons(t *testing.T) {
 		{name: "column = literal", e: bop(expr.OpEq, col("status"), litS("REVIEW")), want: T},
 		{name: "missing column", e: bop(expr.OpEq, col("nope"), litS("REVIEW")), want: U},
 		{name: "nested path", e: bop(expr.OpGe, col("info", "rating"), litN("5")), want: T},
-		{name: "error in operand", e: bop(expr.OpEq, bop(expr.OpAdd, litS("a"), litN("1")), litN("1")), code: CodeType},
-		{name: "error in right operand", e: bop(expr.OpEq, litN("1"), bop(expr.OpAdd, litS("a"), litN("1"))), code: CodeType},
+		{name: "error in operand", e: bop(expr.OpEq, bop(expr.OpAdd, litS("a"), litN("1")), litN("1")), code: diag.CodeType},
+		{name: "error in right operand", e: bop(expr.OpEq, litN("1"), bop(expr.OpAdd, litS("a"), litN("1"))), code: diag.CodeType},
 	})
 }
 
@@ -77,7 +78,7 @@ func TestIn(t *testing.T) {
 		{name: "map member", e: in(col("info"), false, lit(mapv("rating", num("5"), "city", str("Kyoto")))), want: T},
 		{name: "empty list", e: in(litN("1"), false), want: F},
 		{name: "stops at a match", e: in(litN("1"), false, litN("1"), bop(expr.OpAdd, litS("a"), litN("1"))), want: T},
-		{name: "error in list", e: in(litN("2"), false, litN("1"), bop(expr.OpAdd, litS("a"), litN("1"))), code: CodeType},
+		{name: "error in list", e: in(litN("2"), false, litN("1"), bop(expr.OpAdd, litS("a"), litN("1"))), code: diag.CodeType},
 	})
 }
 

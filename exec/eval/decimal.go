@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -50,7 +51,7 @@ var quoCtx = apd.Context{
 // decimalOf parses an N value into d.
 func decimalOf(v value.Value, d *apd.Decimal) error {
 	if _, _, err := d.SetString(v.Text()); err != nil || d.Form != apd.Finite {
-		return errorf(CodeInternal, "invalid number text %q", v.Text())
+		return errorf(diag.CodeInternal, "invalid number text %q", v.Text())
 	}
 	return nil
 }
@@ -60,7 +61,7 @@ func decimalOf(v value.Value, d *apd.Decimal) error {
 func numberResult(d *apd.Decimal, e expr.Expr) (value.Value, error) {
 	v, problem := fitNumber(d)
 	if problem != "" {
-		return value.Value{}, errorf(CodeOverflow, "%q %s", sqlText(e), problem)
+		return value.Value{}, errorf(diag.CodeOverflow, "%q %s", sqlText(e), problem)
 	}
 	return v, nil
 }
@@ -108,11 +109,11 @@ func intArg(v value.Value) (int64, error) {
 	}
 	var r apd.Decimal
 	if _, err := wideCtx.RoundToIntegralValue(&r, &d); err != nil {
-		return 0, errorf(CodeInternal, "rounding %s: %v", v.Text(), err)
+		return 0, errorf(diag.CodeInternal, "rounding %s: %v", v.Text(), err)
 	}
 	i, err := r.Int64()
 	if err != nil {
-		return 0, errorf(CodeInternal, "rounding %s: %v", v.Text(), err)
+		return 0, errorf(diag.CodeInternal, "rounding %s: %v", v.Text(), err)
 	}
 	return i, nil
 }

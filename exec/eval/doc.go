@@ -8,7 +8,8 @@
 // planner/funcs; aggregates only where allowed) and a Row, which serves a
 // column by the ID the planner gave it (expr.Column.ID: the row binds IDs
 // to its columns, so a read is by index) and positional inputs by Ref.
-// Output: a value.Value, or an *Error with a stable Code.
+// Output: a value.Value, or a *diag.Error of phase evaluate with a stable
+// Code.
 //
 // May import: planner/value, planner/expr and planner/funcs; nothing that
 // reads DynamoDB or plans.
@@ -97,5 +98,6 @@
 //	unknown function          "unknown_function" error; wrong arity "argument".
 //
 // Error codes: overflow, type, argument, unknown_function, internal,
-// set_index. An Error may carry a Hint saying what to write instead.
+// set_index (declared in parser/diag). An error may carry a Hint saying
+// what to write instead.
 package eval

@@ -3,6 +3,7 @@ package eval
 import (
 	"strings"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -96,7 +97,7 @@ func fnAttributeType(f expr.Func, row Row) (value.Value, error) {
 	}
 	kind, ok := attributeTypes[t.Text()]
 	if t.Kind() != value.String || !ok {
-		return value.Value{}, errorf(CodeArgument, "%s: attribute_type() needs one of 'S', 'N', 'B', 'BOOL', 'NULL', 'M', 'L', 'SS', 'NS', 'BS' as its type, got %s", f.String(), describe(t))
+		return value.Value{}, errorf(diag.CodeArgument, "%s: attribute_type() needs one of 'S', 'N', 'B', 'BOOL', 'NULL', 'M', 'L', 'SS', 'NS', 'BS' as its type, got %s", f.String(), describe(t))
 	}
 	return value.BoolOf(v.Kind() == kind), nil
 }
@@ -115,7 +116,7 @@ func describe(v value.Value) string {
 func fnItemSize(f expr.Func, row Row) (value.Value, error) {
 	item, ok := row.Item(0)
 	if !ok {
-		return value.Value{}, errorf(CodeArgument, "item_size() needs the whole item, but this row carries only some of its attributes (e.g. an index projection or a join's output)")
+		return value.Value{}, errorf(diag.CodeArgument, "item_size() needs the whole item, but this row carries only some of its attributes (e.g. an index projection or a join's output)")
 	}
 	return intValue(ItemSize(item)), nil
 }

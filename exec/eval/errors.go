@@ -4,29 +4,16 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
-// Error codes. They are stable: callers and tests match on them.
-const (
-	CodeOverflow        = "overflow"         // a number result does not fit DynamoDB's N type
-	CodeType            = "type"             // an operand has a type the operation does not accept
-	CodeArgument        = "argument"         // an argument is invalid (arity, type name, missing item)
-	CodeUnknownFunction = "unknown_function" // no scalar function by that name
-	CodeInternal        = "internal"         // a node that must not reach the evaluator
-	CodeSetIndex        = "set_index"        // a list index applied to a set (sets are unordered)
-)
-
-// Error is an evaluation error with a stable code. The message is what the
-// user reads, so it never carries the code: callers and tests that need the
-// kind of failure match on Code. Hint, when set, says what to do instead.
-type Error struct{ Code, Msg, Hint string }
-
-func (e *Error) Error() string { return e.Msg }
-
-func errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
+// errorf makes an evaluation error: the message is what the user reads,
+// so it never carries the code; callers and tests that need the kind of
+// failure match on Code. A Hint, when set, says what to do instead.
+func errorf(code diag.Code, format string, args ...any) *diag.Error {
+	return &diag.Error{Phase: diag.Evaluate, Code: code, Msg: fmt.Sprintf(format, args...)}
 }
 
 // sqlText renders an expression for an error message, without the outer
@@ -54,7 +41,7 @@ func typeNames(vs ...value.Value) string {
 // setIndexError explains an index into a set: p[setAt] is the index step
 // and p[:setAt] the set, found inside top (the path's top-level attribute).
 // It is built only on failure, so the lookup itself stays allocation-free.
-func setIndexError(p value.Path, setAt int, top value.Value) *Error {
+func setIndexError(p value.Path, setAt int, top value.Value) *diag.Error {
 	set := p[:setAt]
 	kind, example := "string set", "'x'"
 	switch set.Get(top).Kind() {
@@ -64,7 +51,7 @@ func setIndexError(p value.Path, setAt int, top value.Value) *Error {
 		kind, example = "binary set", "x'01'"
 	}
 	name := set.String()
-	return &Error{Code: CodeSetIndex,
+	return &diag.Error{Phase: diag.Evaluate, Code: diag.CodeSetIndex,
 		Msg: fmt.Sprintf("%s is a %s; sets are unordered, so %s has no element %d",
 			name, kind, p[:setAt+1].String(), p[setAt].Index),
 		Hint: fmt.Sprintf("test membership with contains(%s, %s), or read the whole set", name, example)}

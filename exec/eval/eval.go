@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -26,7 +27,7 @@ func Eval(e expr.Expr, row Row) (value.Value, error) {
 	switch t := e.(type) {
 	case expr.Column:
 		if len(t.Path) == 0 {
-			return value.Value{}, errorf(CodeInternal, "column reference without a path")
+			return value.Value{}, errorf(diag.CodeInternal, "column reference without a path")
 		}
 		v := row.Attr(t.ID)
 		if len(t.Path) > 1 {
@@ -59,14 +60,14 @@ func Eval(e expr.Expr, row Row) (value.Value, error) {
 	case expr.Cast:
 		return cast(t, row)
 	case expr.Aggregate:
-		return value.Value{}, errorf(CodeInternal, "aggregate %s reached the row evaluator; the aggregation operator must replace it", t.String())
+		return value.Value{}, errorf(diag.CodeInternal, "aggregate %s reached the row evaluator; the aggregation operator must replace it", t.String())
 	case nil:
-		return value.Value{}, errorf(CodeInternal, "nil expression")
+		return value.Value{}, errorf(diag.CodeInternal, "nil expression")
 	}
 	if d, ok := deref(e); ok {
 		return Eval(d, row)
 	}
-	return value.Value{}, errorf(CodeInternal, "cannot evaluate expression node %T", e)
+	return value.Value{}, errorf(diag.CodeInternal, "cannot evaluate expression node %T", e)
 }
 
 func truthValue(t Truth, err error) (value.Value, error) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -22,10 +23,10 @@ func TestLeaves(t *testing.T) {
 		{name: "ref", e: expr.Ref{Index: 1}, want: str("r1")},
 		{name: "pointer node", e: &expr.Binary{Op: expr.OpAdd, L: litN("1"), R: litN("2")}, want: num("3")},
 		{name: "pointer leaf", e: &expr.Literal{Value: str("x")}, want: str("x")},
-		{name: "aggregate is internal", e: expr.Aggregate{Func: "sum", Arg: col("total")}, code: CodeInternal},
-		{name: "nil pointer node", e: (*expr.Binary)(nil), code: CodeInternal},
-		{name: "column without path", e: expr.Column{}, code: CodeInternal},
-		{name: "unknown unary", e: expr.Unary{Op: expr.OpAdd, X: litN("1")}, code: CodeInternal},
+		{name: "aggregate is internal", e: expr.Aggregate{Func: "sum", Arg: col("total")}, code: diag.CodeInternal},
+		{name: "nil pointer node", e: (*expr.Binary)(nil), code: diag.CodeInternal},
+		{name: "column without path", e: expr.Column{}, code: diag.CodeInternal},
+		{name: "unknown unary", e: expr.Unary{Op: expr.OpAdd, X: litN("1")}, code: diag.CodeInternal},
 	})
 }
 
@@ -38,14 +39,14 @@ func TestMultipleSources(t *testing.T) {
 }
 
 func TestNilExpression(t *testing.T) {
-	if _, err := Eval(nil, fixture()); errCode(err) != CodeInternal {
+	if _, err := Eval(nil, fixture()); errCode(err) != diag.CodeInternal {
 		t.Fatalf("Eval(nil) err = %v", err)
 	}
 }
 
 func TestErrorText(t *testing.T) {
 	_, err := Eval(bop(expr.OpMul, col("big"), col("big")), fixture())
-	if err == nil || !strings.HasPrefix(err.Error(), `"big * big" exceeds DynamoDB's 38 significant digits`) || errCode(err) != CodeOverflow {
+	if err == nil || !strings.HasPrefix(err.Error(), `"big * big" exceeds DynamoDB's 38 significant digits`) || errCode(err) != diag.CodeOverflow {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package eval
 import (
 	"strconv"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/funcs"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -50,10 +51,10 @@ func call(f expr.Func, row Row) (value.Value, error) {
 	impl, ok := impls[f.Name]
 	spec, known := funcs.Lookup(f.Name)
 	if !ok || !known {
-		return value.Value{}, errorf(CodeUnknownFunction, "unknown function %s()", f.Name)
+		return value.Value{}, errorf(diag.CodeUnknownFunction, "unknown function %s()", f.Name)
 	}
 	if n := len(f.Args); n < spec.MinArgs || n > spec.MaxArgs {
-		return value.Value{}, errorf(CodeArgument, "%s: %s", f.String(), arity(spec))
+		return value.Value{}, errorf(diag.CodeArgument, "%s: %s", f.String(), arity(spec))
 	}
 	return impl(f, row)
 }
@@ -85,5 +86,5 @@ func anyNull(vs ...value.Value) bool {
 }
 
 func argTypeError(f expr.Func, want string, got value.Value) error {
-	return errorf(CodeType, "%s: %s() needs %s, got %s", f.String(), f.Name, want, got.Kind())
+	return errorf(diag.CodeType, "%s: %s() needs %s, got %s", f.String(), f.Name, want, got.Kind())
 }

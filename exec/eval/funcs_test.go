@@ -3,6 +3,7 @@ package eval
 import (
 	"testing"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -16,8 +17,8 @@ func TestStringFunctions(t *testing.T) {
 		{name: "lower of a number", e: fn("lower", col("price")), want: str("12.5")},
 		{e: fn("lower", col("nope")), want: missing()},
 		{e: fn("upper", col("nul")), want: missing()},
-		{e: fn("lower", col("flag")), code: CodeType},
-		{e: fn("upper", col("bin")), code: CodeType},
+		{e: fn("lower", col("flag")), code: diag.CodeType},
+		{e: fn("upper", col("bin")), code: diag.CodeType},
 		{e: fn("length", col("name")), want: num("4")},
 		{e: fn("char_length", col("name")), want: num("3")},
 		{e: fn("character_length", litS("日本語")), want: num("3")},
@@ -25,7 +26,7 @@ func TestStringFunctions(t *testing.T) {
 		{e: fn("length", col("total")), want: num("3")},
 		{e: fn("length", col("empty")), want: num("0")},
 		{e: fn("char_length", col("nope")), want: missing()},
-		{e: fn("length", col("tags")), code: CodeType},
+		{e: fn("length", col("tags")), code: diag.CodeType},
 		// SUBSTRING, MySQL's documented examples and edges.
 		{e: fn("substring", litS("Quadratically"), litN("5")), want: str("ratically")},
 		{e: fn("substring", litS("Quadratically"), litN("5"), litN("6")), want: str("ratica")},
@@ -47,18 +48,18 @@ func TestStringFunctions(t *testing.T) {
 		{e: fn("substring", col("nope"), litN("1")), want: missing()},
 		{e: fn("substring", litS("abc"), litNull()), want: missing()},
 		{e: fn("substring", litS("abc"), litN("1"), litNull()), want: missing()},
-		{e: fn("substring", litS("abc"), litS("1")), code: CodeType},
-		{e: fn("substring", litS("abc"), litN("1"), litS("1")), code: CodeType},
-		{e: fn("substring", col("bin"), litN("1")), code: CodeType},
-		{e: fn("substring", typeErrExpr, litN("1")), code: CodeType},
+		{e: fn("substring", litS("abc"), litS("1")), code: diag.CodeType},
+		{e: fn("substring", litS("abc"), litN("1"), litS("1")), code: diag.CodeType},
+		{e: fn("substring", col("bin"), litN("1")), code: diag.CodeType},
+		{e: fn("substring", typeErrExpr, litN("1")), code: diag.CodeType},
 		// CONCAT.
 		{e: fn("concat", litS("a"), litS("b"), litS("c")), want: str("abc")},
 		{e: fn("concat", litS("n="), col("price")), want: str("n=12.5")},
 		{e: fn("concat", col("total")), want: str("150")},
 		{e: fn("concat", litS("a"), litNull()), want: missing()},
 		{e: fn("concat", litS("a"), col("nope"), litS("b")), want: missing()},
-		{e: fn("concat", litS("a"), col("flag")), code: CodeType},
-		{e: fn("concat", litS("a"), typeErrExpr), code: CodeType},
+		{e: fn("concat", litS("a"), col("flag")), code: diag.CodeType},
+		{e: fn("concat", litS("a"), typeErrExpr), code: diag.CodeType},
 	})
 }
 
@@ -69,7 +70,7 @@ func TestNumericFunctions(t *testing.T) {
 		{e: fn("abs", litN("0")), want: num("0")},
 		{e: fn("abs", litN("-"+nines38)), want: num(nines38)},
 		{e: fn("abs", col("nope")), want: missing()},
-		{e: fn("abs", litS("-1")), code: CodeType},
+		{e: fn("abs", litS("-1")), code: diag.CodeType},
 		{e: fn("round", litN("2.5")), want: num("3")},
 		{e: fn("round", litN("-2.5")), want: num("-3")},
 		{e: fn("round", litN("2.4")), want: num("2")},
@@ -92,11 +93,11 @@ func TestNumericFunctions(t *testing.T) {
 		{e: fn("round", litN("1.25"), litN("-1E+20")), want: num("0")},
 		{e: fn("round", litN(nines38), litN("-1")), want: num("1E+38")},
 		{e: fn("round", litN("0."+nines38)), want: num("1")},
-		{e: fn("round", litN("9.5E+125"), litN("-125")), code: CodeOverflow},
+		{e: fn("round", litN("9.5E+125"), litN("-125")), code: diag.CodeOverflow},
 		{e: fn("round", col("nope")), want: missing()},
 		{e: fn("round", litN("1"), litNull()), want: missing()},
-		{e: fn("round", litS("1")), code: CodeType},
-		{e: fn("round", litN("1"), litS("1")), code: CodeType},
+		{e: fn("round", litS("1")), code: diag.CodeType},
+		{e: fn("round", litN("1"), litS("1")), code: diag.CodeType},
 	})
 }
 
@@ -106,7 +107,7 @@ func TestNullFunctions(t *testing.T) {
 		{e: fn("coalesce", col("nope")), want: missing()},
 		{e: fn("coalesce", col("nope"), col("nul")), want: missing()},
 		{name: "coalesce is lazy", e: fn("coalesce", litN("1"), typeErrExpr), want: num("1")},
-		{e: fn("coalesce", col("nope"), typeErrExpr), code: CodeType},
+		{e: fn("coalesce", col("nope"), typeErrExpr), code: diag.CodeType},
 		{e: fn("ifnull", col("nope"), litN("2")), want: num("2")},
 		{e: fn("ifnull", col("total"), litN("2")), want: num("150")},
 		{e: fn("nullif", litN("1"), litN("1.0")), want: missing()},
@@ -120,7 +121,7 @@ func TestNullFunctions(t *testing.T) {
 		{e: fn("if", bop(expr.OpGt, col("total"), litN("100")), litS("big"), litS("small")), want: str("big")},
 		{e: fn("if", col("zero"), litS("a"), litS("b")), want: str("b")},
 		{name: "if is lazy", e: fn("if", litT, litN("1"), typeErrExpr), want: num("1")},
-		{e: fn("if", typeErrExpr, litN("1"), litN("2")), code: CodeType},
+		{e: fn("if", typeErrExpr, litN("1"), litN("2")), code: diag.CodeType},
 	})
 }
 
@@ -140,8 +141,8 @@ func TestDynamoFunctions(t *testing.T) {
 		{e: fn("begins_with", col("nul"), litS("a")), want: F},
 		{e: fn("begins_with", col("status"), litNull()), want: F},
 		{name: "NOT begins_with on missing", e: expr.Unary{Op: expr.OpNot, X: fn("begins_with", col("nope"), litS("a"))}, want: T},
-		{e: fn("begins_with", typeErrExpr, litS("a")), code: CodeType},
-		{e: fn("begins_with", litS("a"), typeErrExpr), code: CodeType},
+		{e: fn("begins_with", typeErrExpr, litS("a")), code: diag.CodeType},
+		{e: fn("begins_with", litS("a"), typeErrExpr), code: diag.CodeType},
 
 		{e: fn("contains", col("status"), litS("VIE")), want: T},
 		{e: fn("contains", col("status"), litS("vie")), want: F},
@@ -171,7 +172,7 @@ func TestDynamoFunctions(t *testing.T) {
 		{e: fn("size", col("flag")), want: missing()},
 		{e: fn("size", col("nul")), want: missing()},
 		{e: fn("size", col("nope")), want: missing()},
-		{e: fn("size", typeErrExpr), code: CodeType},
+		{e: fn("size", typeErrExpr), code: diag.CodeType},
 
 		{e: fn("attribute_exists", col("status")), want: T},
 		{name: "DynamoDB NULL exists", e: fn("attribute_exists", col("nul")), want: T},
@@ -196,10 +197,10 @@ func TestDynamoFunctions(t *testing.T) {
 		{e: fn("attribute_type", col("status"), litS("N")), want: F},
 		{e: fn("attribute_type", col("nope"), litS("S")), want: F},
 		{e: fn("attribute_type", col("nope"), litS("NULL")), want: F},
-		{e: fn("attribute_type", col("status"), litS("X")), code: CodeArgument},
-		{name: "type names are case-sensitive", e: fn("attribute_type", col("status"), litS("s")), code: CodeArgument},
-		{e: fn("attribute_type", col("status"), litNull()), code: CodeArgument},
-		{e: fn("attribute_type", col("status"), litN("1")), code: CodeArgument},
+		{e: fn("attribute_type", col("status"), litS("X")), code: diag.CodeArgument},
+		{name: "type names are case-sensitive", e: fn("attribute_type", col("status"), litS("s")), code: diag.CodeArgument},
+		{e: fn("attribute_type", col("status"), litNull()), code: diag.CodeArgument},
+		{e: fn("attribute_type", col("status"), litN("1")), code: diag.CodeArgument},
 	})
 }
 
@@ -214,29 +215,29 @@ func TestItemSizeFunction(t *testing.T) {
 	}
 	row.noItem = true
 	_, err = Eval(fn("item_size"), row)
-	if errCode(err) != CodeArgument {
+	if errCode(err) != diag.CodeArgument {
 		t.Fatalf("item_size() without the item: err = %v", err)
 	}
 }
 
 func TestFunctionErrors(t *testing.T) {
 	runEval(t, []evalTest{
-		{e: fn("nosuch", litN("1")), code: CodeUnknownFunction},
-		{name: "names are lower-case", e: fn("LOWER", litS("a")), code: CodeUnknownFunction},
-		{e: fn("lower"), code: CodeArgument},
-		{e: fn("lower", litS("a"), litS("b")), code: CodeArgument},
-		{e: fn("if", litT, litN("1")), code: CodeArgument},
-		{e: fn("concat"), code: CodeArgument},
-		{e: fn("substring", litS("a")), code: CodeArgument},
-		{e: fn("item_size", litN("1")), code: CodeArgument},
+		{e: fn("nosuch", litN("1")), code: diag.CodeUnknownFunction},
+		{name: "names are lower-case", e: fn("LOWER", litS("a")), code: diag.CodeUnknownFunction},
+		{e: fn("lower"), code: diag.CodeArgument},
+		{e: fn("lower", litS("a"), litS("b")), code: diag.CodeArgument},
+		{e: fn("if", litT, litN("1")), code: diag.CodeArgument},
+		{e: fn("concat"), code: diag.CodeArgument},
+		{e: fn("substring", litS("a")), code: diag.CodeArgument},
+		{e: fn("item_size", litN("1")), code: diag.CodeArgument},
 	})
 	row := fixture()
 	_, err := Eval(fn("nosuch", litN("1")), row)
-	if err == nil || err.Error() != "unknown function nosuch()" || errCode(err) != CodeUnknownFunction {
+	if err == nil || err.Error() != "unknown function nosuch()" || errCode(err) != diag.CodeUnknownFunction {
 		t.Errorf("err = %v", err)
 	}
 	_, err = Eval(fn("substring", litS("a")), row)
-	if err == nil || err.Error() != "substring('a'): substring() takes 2 to 3 arguments" || errCode(err) != CodeArgument {
+	if err == nil || err.Error() != "substring('a'): substring() takes 2 to 3 arguments" || errCode(err) != diag.CodeArgument {
 		t.Errorf("err = %v", err)
 	}
 }

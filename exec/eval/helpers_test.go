@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -141,7 +142,7 @@ type evalTest struct {
 	name string
 	e    expr.Expr
 	want value.Value
-	code string // expected error code; empty for success
+	code diag.Code // expected error code; empty for success
 }
 
 func runEval(t *testing.T, tests []evalTest) {
@@ -155,8 +156,8 @@ func runEval(t *testing.T, tests []evalTest) {
 		t.Run(name, func(t *testing.T) {
 			got, err := Eval(tc.e, row)
 			if tc.code != "" {
-				var ee *Error
-				if !errors.As(err, &ee) || ee.Code != tc.code {
+				var ee *diag.Error
+				if !errors.As(err, &ee) || ee.Phase != diag.Evaluate || ee.Code != tc.code {
 					t.Fatalf("Eval(%s) = %v, %v; want error code %q", tc.e, got.JSON(), err, tc.code)
 				}
 				return
@@ -186,13 +187,13 @@ func same(a, b value.Value) bool {
 	return value.Equal(a, b)
 }
 
-func errCode(err error) string {
-	var ee *Error
-	if errors.As(err, &ee) {
+func errCode(err error) diag.Code {
+	var ee *diag.Error
+	if errors.As(err, &ee) && ee.Phase == diag.Evaluate {
 		return ee.Code
 	}
 	if err != nil {
-		return "?" + err.Error()
+		return diag.Code("?" + err.Error())
 	}
 	return ""
 }

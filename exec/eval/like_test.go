@@ -4,6 +4,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
@@ -98,7 +99,7 @@ func TestLikeOperator(t *testing.T) {
 		{name: "number NOT LIKE", e: lk(col("total"), litS("15%"), true), want: T},
 		{name: "binary is not a string", e: lk(col("bin"), litS("%"), false), want: F},
 		{name: "number pattern", e: lk(litS("15"), litN("15"), false), want: F},
-		{name: "error in pattern", e: lk(col("status"), bop(expr.OpAdd, litS("a"), litN("1")), false), code: CodeType},
+		{name: "error in pattern", e: lk(col("status"), bop(expr.OpAdd, litS("a"), litN("1")), false), code: diag.CodeType},
 	})
 }
 

@@ -3,6 +3,7 @@ package eval
 import (
 	"testing"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -66,7 +67,7 @@ func TestLogicValues(t *testing.T) {
 		{e: expr.Unary{Op: expr.OpNot, X: col("nope")}, want: missing()},
 		{name: "false AND error short-circuits", e: bop(expr.OpAnd, litF, typeErr), want: boolv(false)},
 		{name: "true OR error short-circuits", e: bop(expr.OpOr, litT, typeErr), want: boolv(true)},
-		{name: "true AND error fails", e: bop(expr.OpAnd, litT, typeErr), code: CodeType},
+		{name: "true AND error fails", e: bop(expr.OpAnd, litT, typeErr), code: diag.CodeType},
 		{name: "null AND false", e: bop(expr.OpAnd, litU, litF), want: boolv(false)},
 		{name: "null OR true", e: bop(expr.OpOr, litU, litT), want: boolv(true)},
 		{name: "number operand is MySQL truthy", e: bop(expr.OpAnd, col("total"), litT), want: boolv(true)},

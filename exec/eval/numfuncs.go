@@ -2,6 +2,7 @@ package eval
 
 import (
 	"github.com/cockroachdb/apd/v3"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -61,7 +62,7 @@ func fnRound(f expr.Func, row Row) (value.Value, error) {
 		return x, nil
 	}
 	if _, err := wideCtx.Quantize(&r, &d, -int32(places)); err != nil {
-		return value.Value{}, errorf(CodeInternal, "%s: %v", f.String(), err)
+		return value.Value{}, errorf(diag.CodeInternal, "%s: %v", f.String(), err)
 	}
 	return numberResult(&r, f)
 }

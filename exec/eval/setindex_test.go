@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -37,9 +38,9 @@ func TestSetIndexIsAnError(t *testing.T) {
 			"tags is a string set; sets are unordered, so tags[1] has no element 1", ""},
 	} {
 		_, err := Eval(tc.e, tc.row)
-		var ee *Error
-		if !errors.As(err, &ee) || ee.Code != CodeSetIndex {
-			t.Errorf("%s: got %v, want a %s error", tc.e, err, CodeSetIndex)
+		var ee *diag.Error
+		if !errors.As(err, &ee) || ee.Phase != diag.Evaluate || ee.Code != diag.CodeSetIndex {
+			t.Errorf("%s: got %v, want a %s error", tc.e, err, diag.CodeSetIndex)
 			continue
 		}
 		if ee.Msg != tc.msg || (tc.hint != "" && ee.Hint != tc.hint) {

@@ -1,8 +1,6 @@
 package format
 
 import (
-	"fmt"
-
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
@@ -18,8 +16,8 @@ type recordSink interface {
 // delimitedWriter streams csv and tsv. With fixed columns the header is
 // known at Begin. In Dynamic mode it buffers rows (up to MaxBufferedRows, or
 // until End) to learn the union of attributes, writes the header, and then
-// streams; an attribute first seen after that fails the batch rather than
-// being dropped.
+// streams. A header written before End ends in the ExtraColumn, which holds
+// the attributes first seen after it, so none is dropped.
 type delimitedWriter struct {
 	sink  recordSink
 	label string // "CSV" or "TSV", for errors
@@ -29,11 +27,13 @@ type delimitedWriter struct {
 	pending *grid          // Dynamic, before the header is written
 	header  []string       // Dynamic, once written
 	column  map[string]int // Dynamic, once written: name → position
+	extra   int            // Dynamic: the ExtraColumn's position, -1 if none
 	fields  []string
+	json    []byte // scratch for the extra column's text
 }
 
 func newDelimited(sink recordSink, label string, opt Options) *delimitedWriter {
-	return &delimitedWriter{sink: sink, label: label, limit: opt.MaxBufferedRows}
+	return &delimitedWriter{sink: sink, label: label, limit: opt.MaxBufferedRows, extra: -1}
 }
 
 func (d *delimitedWriter) begin(h Header) error {
@@ -60,7 +60,7 @@ func (d *delimitedWriter) batch(rec arrow.RecordBatch) error {
 		if d.limit < 0 || len(d.pending.rows) < d.limit {
 			return nil
 		}
-		if err := d.release(); err != nil {
+		if err := d.release(true); err != nil {
 			return err
 		}
 		return d.sink.flush()
@@ -72,8 +72,10 @@ func (d *delimitedWriter) batch(rec arrow.RecordBatch) error {
 }
 
 // release writes the header learned from the buffered rows, then the rows,
-// and switches to streaming.
-func (d *delimitedWriter) release() error {
+// and switches to streaming. more says rows may follow: the header then
+// ends in the extra column (empty in the buffered rows, which the header
+// covers).
+func (d *delimitedWriter) release(more bool) error {
 	g := d.pending
 	d.pending = nil
 	l := g.layout()
@@ -82,12 +84,16 @@ func (d *delimitedWriter) release() error {
 	for i, n := range l.names {
 		d.column[n] = i
 	}
+	if more {
+		d.extra = len(d.header)
+		d.header = append(d.header[:len(d.header):len(d.header)], extraName(d.header))
+	}
 	if err := d.writeHeader(d.header); err != nil {
 		return err
 	}
 	for _, row := range g.rows {
 		cells := l.dense(row)
-		fields := d.scratch(len(cells))
+		fields := d.scratch(len(d.header))
 		for i, c := range cells {
 			fields[i] = c.text // Display text; "" for NULL and missing
 		}
@@ -113,7 +119,7 @@ func (d *delimitedWriter) stream(rec arrow.RecordBatch) error {
 	if err != nil {
 		return err
 	}
-	pos, err := d.positions(cols, names, int(rec.NumRows()))
+	pos, late, err := d.positions(cols, names, int(rec.NumRows()))
 	if err != nil {
 		return err
 	}
@@ -133,6 +139,12 @@ func (d *delimitedWriter) stream(rec arrow.RecordBatch) error {
 			}
 			fields[p] = value.Display(v)
 		}
+		if len(late) > 0 {
+			if d.json, err = extraText(d.json, late, row); err != nil {
+				return err
+			}
+			fields[d.extra] = string(d.json)
+		}
 		if err := d.sink.write(fields); err != nil {
 			return err
 		}
@@ -140,28 +152,30 @@ func (d *delimitedWriter) stream(rec arrow.RecordBatch) error {
 	return nil
 }
 
-// positions maps each batch column to its header position (-1: a field with
-// no value in this batch that the header lacks). A field the header lacks
-// but some row has a value for is a LateAttributeError.
-func (d *delimitedWriter) positions(cols []columnar.Column, names []string, rows int) ([]int, error) {
+// positions maps each batch column to its header position (-1: not in
+// the header). With Dynamic, the columns the header lacks that hold a
+// value in this batch are returned as late: they go into the extra column.
+func (d *delimitedWriter) positions(cols []columnar.Column, names []string, rows int) ([]int, []lateColumn, error) {
 	if !d.h.Dynamic {
 		if len(cols) != len(d.h.Columns) {
-			return nil, columnCountError(len(cols), len(d.h.Columns))
+			return nil, nil, columnCountError(len(cols), len(d.h.Columns))
 		}
-		return identity(len(cols)), nil
+		return identity(len(cols)), nil, nil
 	}
 	pos := make([]int, len(cols))
+	var late []lateColumn
 	for c, n := range dynamicNames(names, d.h.KeyColumns) {
 		p, ok := d.column[n]
 		if !ok {
 			p = -1
 			if hasValue(cols[c], rows) {
-				return nil, &LateAttributeError{Attribute: n, Format: d.label}
+				late = append(late, lateColumn{col: cols[c], name: n})
 			}
 		}
 		pos[c] = p
 	}
-	return pos, nil
+	sortLate(late)
+	return pos, late, nil
 }
 
 func hasValue(c columnar.Column, rows int) bool {
@@ -175,20 +189,9 @@ func hasValue(c columnar.Column, rows int) bool {
 
 func (d *delimitedWriter) end() error {
 	if d.pending != nil {
-		if err := d.release(); err != nil {
+		if err := d.release(false); err != nil {
 			return err
 		}
 	}
 	return d.sink.flush()
-}
-
-// LateAttributeError reports a SELECT * attribute that first appears after
-// the csv/tsv header was written (beyond Options.MaxBufferedRows rows).
-type LateAttributeError struct {
-	Attribute string
-	Format    string // "CSV" or "TSV"
-}
-
-func (e *LateAttributeError) Error() string {
-	return fmt.Sprintf("attribute %q first appears after the %s header was written; list the columns explicitly or use --format json/ndjson", e.Attribute, e.Format)
 }

@@ -1,9 +1,12 @@
 // Package format writes query results: table (default), csv, tsv, json,
-// ndjson and markdown.
+// ndjson and markdown as text, parquet and arrow (the Arrow IPC stream
+// format) as binary files.
 //
-// Phase: exec, the last step. A Writer receives Begin(Header), then the
-// result's arrow.RecordBatches in order, then End exactly once (also for zero
-// rows and after a failed WriteBatch). Cells are read with
+// Phase: exec, the last step. May import exec/columnar, planner/value and
+// Arrow (arrow-go, its parquet and pqarrow packages), go-pretty. A Writer
+// receives Begin(Header), then the result's arrow.RecordBatches in order,
+// then End exactly once (also for zero rows and after a failed WriteBatch),
+// or Abort when the result is abandoned. Cells are read with
 // columnar.ColumnOf(rec, i).Value(row) and rendered from value.Value.
 //
 // Invariants:
@@ -18,8 +21,12 @@
 //     produce and undecodable encoded values are errors. A failed WriteBatch
 //     writes nothing of that batch and is sticky; End still closes the
 //     output (json's "]").
-//   - Data is never dropped silently: a SELECT * attribute that csv/tsv meet
-//     after their header is out is a *LateAttributeError.
+//   - Data is never dropped and a schemaless result never fails a
+//     format: a SELECT * attribute that csv/tsv meet after their header is
+//     out goes into the ExtraColumn (see Columns).
+//   - parquet and arrow write nothing to their destination before End: a
+//     failed or abandoned result leaves no file behind (Destination), and
+//     their temporary spool file is unlinked as soon as it is created.
 //
 // Columns. With fixed columns (Header.Columns) batches carry exactly those
 // fields in that order and cells are matched by position. With
@@ -33,8 +40,17 @@
 //     item's own attributes.
 //   - csv/tsv: the header is the union over the first Options.MaxBufferedRows
 //     rows (default 10000; negative: all rows), or all rows if End comes
-//     first. A later attribute with a value fails; one that is only a field
-//     with no values is ignored. With no rows the header is the key columns.
+//     first. A header written before End (the result went past the
+//     buffer) ends in one more column, _extra (ExtraColumn; _extra_2 if an
+//     attribute has that name), because rows may still bring attributes it
+//     lacks: each later row's attributes that the header lacks are written
+//     there as a compact JSON object, keys in byte order, values as the
+//     json format writes them ({"b":"x","n":12}); the field is empty for a
+//     row that has none. A header written at End covers every row and has
+//     no _extra. With no rows the header is the key columns.
+//   - parquet, arrow: the columns are the union of all attributes, ordered
+//     as above (the key columns always): the writers see every row before
+//     they write, so they need no _extra column.
 //
 // Duplicate names. Every format shows the same, unique column names
 // (Writer.Begin rewrites Header.Columns): the first occurrence keeps its name
@@ -71,5 +87,39 @@
 //
 // Empty results: table and markdown print the header, the expanded table
 // prints "(0 rows)", csv/tsv print the header line, json prints "[]", ndjson
-// prints nothing.
+// prints nothing, parquet and arrow write a file with the columns and no
+// rows.
+//
+// Parquet and Arrow. A column's type must hold every value of the result,
+// and a number column's scale depends on every number, which a stream
+// cannot know before it ends. So these writers spool the result's batches
+// to a temporary Arrow IPC file in the OS temp dir (spool.go; one IPC
+// stream per run of batches with one schema, since batches choose their
+// own encodings) while they gather each column's facts (the DynamoDB types
+// seen, the most integer and fraction digits of its numbers), then decide
+// the schema at End and write the file from the spool:
+//
+//	column's values            Arrow / Parquet type
+//	only S                     utf8
+//	only N, fitting one scale  decimal128(38, s), s = the most fraction
+//	                           digits; fits when every number's integer
+//	                           digits + s <= 38 (Parquet DECIMAL, 16 bytes)
+//	only N, not fitting        utf8, each number's exact text (as json)
+//	only BOOL                  bool
+//	only B                     binary
+//	only L, M, SS, NS, BS      utf8, the value's JSON text (as json:
+//	                           sets are arrays, binary is base64)
+//	several of these types     utf8: strings as they are, numbers' exact
+//	                           text, true/false, binary as base64, and
+//	                           L, M and sets as JSON text (as csv writes
+//	                           them, except sets); the kind is not kept
+//	no value at all            null
+//
+// Missing attributes and DynamoDB NULL are nulls in every column. Numbers
+// go from their decimal text to decimal128 digit by digit, never through
+// float64. Parquet files are Snappy-compressed, in row groups of at most
+// 122880 rows or about 64 MiB compressed, with the Arrow schema stored; Arrow output is the IPC
+// stream format (schema, batches, end-of-stream), not the file format.
+// Neither goes to a terminal, and a destination holds one such result
+// (Destination).
 package format

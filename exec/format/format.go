@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // Header describes the result's columns. It is passed once, to Begin.
@@ -31,8 +32,14 @@ type Writer interface {
 	// a buffering format keeps is copied out first.
 	WriteBatch(rec arrow.RecordBatch) error
 	// End finishes and flushes the output. It must be called exactly once
-	// after Begin, also for zero rows and after a failed WriteBatch.
+	// after Begin, also for zero rows and after a failed WriteBatch, unless
+	// the result is abandoned with Abort.
 	End() error
+	// Abort abandons a result that will not be ended (the statement
+	// failed): it releases what the writer holds, such as the temporary
+	// file of the parquet and arrow formats, and writes nothing more. It
+	// may be called at any time, also after End, and more than once.
+	Abort()
 }
 
 // Options tune the writers.
@@ -47,6 +54,9 @@ type Options struct {
 	// Expanded prints the table format as one "column | value" block per row
 	// (psql's \x). Other formats ignore it.
 	Expanded bool
+	// Mem allocates the Arrow buffers of the parquet and arrow writers
+	// (nil: memory.DefaultAllocator).
+	Mem memory.Allocator
 }
 
 // Defaults for Options' zero values.
@@ -70,7 +80,17 @@ var formats = []struct {
 	{"json", newJSONWriter},
 	{"ndjson", newNDJSONWriter},
 	{"markdown", newMarkdownWriter},
+	{"parquet", newParquetWriter},
+	{"arrow", newArrowWriter},
 }
+
+// binaryFormats write files, not text: never to a terminal, and one
+// result per file.
+var binaryFormats = map[string]bool{"parquet": true, "arrow": true}
+
+// IsBinary reports whether a format name (case-insensitive) writes a
+// binary file (Parquet, Arrow IPC) rather than text.
+func IsBinary(name string) bool { return binaryFormats[strings.ToLower(strings.TrimSpace(name))] }
 
 // Names returns the valid format names; the first is the default.
 func Names() []string {

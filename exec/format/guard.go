@@ -14,6 +14,10 @@ type impl interface {
 	end() error
 }
 
+// aborter is an impl that holds something to release when a result is
+// abandoned (Writer.Abort).
+type aborter interface{ abort() }
+
 type state uint8
 
 const (
@@ -85,4 +89,13 @@ func (g *guard) End() error {
 	}
 	g.state = stateDone
 	return g.impl.end()
+}
+
+func (g *guard) Abort() {
+	if g.state == stateOpen {
+		if a, ok := g.impl.(aborter); ok {
+			a.abort()
+		}
+	}
+	g.state = stateDone
 }

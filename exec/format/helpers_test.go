@@ -33,6 +33,9 @@ func render(t *testing.T, format string, opt Options, h Header, batches ...batch
 	mem := memory.NewCheckedAllocator(memtest.Poisoning(memory.NewGoAllocator()))
 	defer mem.AssertSize(t, 0)
 	var out bytes.Buffer
+	if opt.Mem == nil {
+		opt.Mem = mem // the binary writers' own buffers are checked too
+	}
 	w, err := New(format, &out, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -118,3 +121,14 @@ var (
 )
 
 func bin(s string) value.Value { return value.Bin([]byte(s)) }
+
+// textNames are the formats that write text (all but parquet and arrow).
+func textNames() []string {
+	var out []string
+	for _, n := range Names() {
+		if !IsBinary(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

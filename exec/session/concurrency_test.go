@@ -43,9 +43,9 @@ func TestConcurrencyBound(t *testing.T) {
 	} {
 		most.Store(0)
 		queries.Store(0)
-		s := session.New(demo.db, io.Discard, io.Discard, session.DefaultConfig())
-		s.Mem = memtest.Allocator(t)
-		s.Concurrency = 4
+		cfg := session.DefaultConfig()
+		cfg.Mem, cfg.Concurrency = memtest.Allocator(t), 4
+		s := session.New(demo.db, io.Discard, io.Discard, cfg)
 		if err := s.RunScript(context.Background(), sql); err != nil {
 			t.Fatal(err)
 		}

@@ -18,9 +18,9 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
-	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -31,7 +31,7 @@ import (
 // TableSizeBytes there; dynalite reports 0); consumed capacity and pacing
 // run on dynalite, which rounds capacity as DynamoDB does.
 
-func allowScan(s *session.Session) { s.Options.AllowScan = true }
+func allowScan(cfg *session.Config) { cfg.Plan.AllowScan = true }
 
 // TestEstimatesAgainstActuals compares EXPLAIN's estimated total with what
 // the statement then reads and consumes (--stats json).
@@ -124,7 +124,7 @@ func TestEstimatesAgainstActuals(t *testing.T) {
 	}
 	for _, c := range paged {
 		t.Run("paged/"+c.name, func(t *testing.T) {
-			setup := func(s *session.Session) { s.Options.AllowScan = true; s.Options.Segments = c.segments }
+			setup := func(cfg *session.Config) { cfg.Plan.AllowScan = true; cfg.Plan.Segments = c.segments }
 			est := explainTotal(t, db, setup, c.sql)
 			act := mustRun(t, db, setup, c.sql).Stats
 			if est.AtLeast {
@@ -161,7 +161,7 @@ func TestCapacityOnDynalite(t *testing.T) {
 		for _, c := range cases {
 			sql := fmt.Sprintf("SELECT * FROM `%s` WHERE PK = '%s' ORDER BY SK LIMIT 5", app, c.pk)
 			sp := spy(client)
-			r := mustRun(t, sp, func(s *session.Session) { s.Options.Consistent = c.consistent }, sql)
+			r := mustRun(t, sp, func(cfg *session.Config) { cfg.Plan.Consistent = c.consistent }, sql)
 			st := r.Stats
 			if st.ItemsRead != 5 || st.Requests != 1 || st.ByOperation["Query"] != 1 || st.Rows != 5 || len(r.rows()) != 5 {
 				t.Errorf("%s: read %d items in %d requests (%v), %d rows; want 5 items, 1 Query, 5 rows", sql, st.ItemsRead, st.Requests, st.ByOperation, st.Rows)
@@ -208,11 +208,11 @@ func TestCapacityOnDynalite(t *testing.T) {
 		// the second page crosses 150.
 		for _, format := range []string{"csv", "table"} {
 			sp := spy(client)
-			r := run(t, sp, func(s *session.Session) { s.MaxRCU = 150; s.Format = format },
+			r := run(t, sp, func(cfg *session.Config) { cfg.MaxRCU = 150; cfg.Format = format },
 				fmt.Sprintf("SELECT * FROM `%s` WHERE PK = 'WS#big'", app))
-			var ee *engine.Error
-			if !errors.As(r.Error, &ee) || ee.Code != engine.CodeBudget {
-				t.Fatalf("%s: err = %v, want an exec error with code %q", format, r.Error, engine.CodeBudget)
+			var ee *diag.Error
+			if !errors.As(r.Error, &ee) || ee.Code != diag.CodeBudget {
+				t.Fatalf("%s: err = %v, want an exec error with code %q", format, r.Error, diag.CodeBudget)
 			}
 			consumed := sumRCU(sp.requests())
 			if consumed <= 150 || len(sp.requests()) != 2 {
@@ -235,13 +235,13 @@ func TestCapacityOnDynalite(t *testing.T) {
 		// DynamoDB does for a new or freshly loaded one, so a Scan's cost is
 		// unknown and --max-rcu cannot be kept.
 		sp := spy(client)
-		r := run(t, sp, func(s *session.Session) { s.MaxRCU = 1; s.Options.AllowScan = true }, fmt.Sprintf("SELECT * FROM `%s`", app))
+		r := run(t, sp, func(cfg *session.Config) { cfg.MaxRCU = 1; cfg.Plan.AllowScan = true }, fmt.Sprintf("SELECT * FROM `%s`", app))
 		assertRefused(t, r, sp)
 		assertUnknownCost(t, r, "table "+app, "1")
 		// A LIMIT with no filter bounds it (5 items of at most 400 KB are
 		// at most 250.5 RCU), so it may start under any budget.
 		sp = spy(client)
-		r = run(t, sp, func(s *session.Session) { s.MaxRCU = 1; s.Options.AllowScan = true }, fmt.Sprintf("SELECT * FROM `%s` LIMIT 5", app))
+		r = run(t, sp, func(cfg *session.Config) { cfg.MaxRCU = 1; cfg.Plan.AllowScan = true }, fmt.Sprintf("SELECT * FROM `%s` LIMIT 5", app))
 		if r.Error != nil || len(r.rows()) != 5 {
 			t.Fatalf("LIMIT 5 within its bound: %v, %d rows", r.Error, len(r.rows()))
 		}
@@ -265,9 +265,9 @@ func sumRCU(reqs []spyRequest) float64 {
 
 func assertRefused(t *testing.T, r result, sp *spyClient) {
 	t.Helper()
-	var pe *planner.Error
-	if !errors.As(r.Error, &pe) || pe.Code != planner.CodeBudget {
-		t.Fatalf("err = %v, want a plan error with code %q", r.Error, engine.CodeBudget)
+	var pe *diag.Error
+	if !errors.As(r.Error, &pe) || pe.Phase != diag.Plan || pe.Code != diag.CodeBudget {
+		t.Fatalf("err = %v, want a plan error with code %q", r.Error, diag.CodeBudget)
 	}
 	if n := len(sp.requests()); n != 0 {
 		t.Fatalf("%d read requests were sent before the refusal", n)
@@ -289,10 +289,10 @@ func TestBudgetRefusesBeforeAnyRequest(t *testing.T) {
 	}
 	for _, c := range cases {
 		sp := spy(db)
-		r := run(t, sp, func(s *session.Session) { s.Options.AllowScan = true; s.MaxRCU = c.budget }, c.sql)
+		r := run(t, sp, func(cfg *session.Config) { cfg.Plan.AllowScan = true; cfg.MaxRCU = c.budget }, c.sql)
 		assertRefused(t, r, sp)
 		// Within budget, the same statement runs.
-		r = run(t, db, func(s *session.Session) { s.Options.AllowScan = true; s.MaxRCU = 1000 }, c.sql)
+		r = run(t, db, func(cfg *session.Config) { cfg.Plan.AllowScan = true; cfg.MaxRCU = 1000 }, c.sql)
 		if r.Error != nil {
 			t.Fatalf("%s with a budget of 1000: %v", c.sql, r.Error)
 		}
@@ -318,11 +318,11 @@ func (c outgrownCatalog) DescribeTable(ctx context.Context, in *dynamodb.Describ
 // budget while running (on memdb: stopping cancels segments in flight).
 func TestBudgetStopsParallelScan(t *testing.T) {
 	sp := spy(outgrownCatalog{memClient(t)})
-	r := run(t, sp, func(s *session.Session) { s.Options.AllowScan = true; s.Options.Segments = 4; s.MaxRCU = 150 },
+	r := run(t, sp, func(cfg *session.Config) { cfg.Plan.AllowScan = true; cfg.Plan.Segments = 4; cfg.MaxRCU = 150 },
 		"SELECT PK, SK FROM app WHERE seq > 0")
-	var ee *engine.Error
-	if !errors.As(r.Error, &ee) || ee.Code != engine.CodeBudget {
-		t.Fatalf("err = %v, want code %q", r.Error, engine.CodeBudget)
+	var ee *diag.Error
+	if !errors.As(r.Error, &ee) || ee.Code != diag.CodeBudget {
+		t.Fatalf("err = %v, want code %q", r.Error, diag.CodeBudget)
 	}
 	if got := sumRCU(sp.requests()); got <= 150 || !strings.Contains(r.Error.Error(), "150") || r.Stats == nil || r.Stats.RCU <= 150 {
 		t.Fatalf("consumed %v RCU (stats %+v); error %q", got, r.Stats, r.Error)
@@ -343,9 +343,8 @@ func testRateLimit(t *testing.T, client dynamo.Client, app string) {
 	sp := spy(client)
 	var out, errOut strings.Builder
 	cfg := session.DefaultConfig()
-	cfg.Format, cfg.RateLimit = "csv", rate
+	cfg.Format, cfg.RateLimit, cfg.Mem = "csv", rate, memtest.Allocator(t)
 	s := session.New(sp, &out, &errOut, cfg)
-	s.Mem = memtest.Allocator(t)
 	sql := fmt.Sprintf("SELECT SK FROM `%s` WHERE PK = 'WS#big'", app)
 	start := time.Now()
 	const statements = 2
@@ -395,7 +394,7 @@ func testSegments(t *testing.T, client dynamo.Client, table string) {
 		if scans := len(sp.requests()); scans < n {
 			t.Fatalf("%d segments sent only %d Scan requests", n, scans)
 		}
-		r := mustRun(t, client, func(s *session.Session) { s.Options.AllowScan = true; s.Options.Segments = n }, "SELECT COUNT(*) FROM "+table)
+		r := mustRun(t, client, func(cfg *session.Config) { cfg.Plan.AllowScan = true; cfg.Plan.Segments = n }, "SELECT COUNT(*) FROM "+table)
 		if rows := r.rows(); len(rows) != 1 || rows[0] != strconv.Itoa(fixtures.AppItems) {
 			t.Fatalf("%d segments: COUNT(*) = %q, want %d", n, rows, fixtures.AppItems)
 		}
@@ -404,7 +403,7 @@ func testSegments(t *testing.T, client dynamo.Client, table string) {
 
 func sortedRows(t *testing.T, client dynamo.Client, segments int, sql string) []string {
 	t.Helper()
-	r := mustRun(t, client, func(s *session.Session) { s.Options.AllowScan = true; s.Options.Segments = segments }, sql)
+	r := mustRun(t, client, func(cfg *session.Config) { cfg.Plan.AllowScan = true; cfg.Plan.Segments = segments }, sql)
 	rows := r.rows()
 	sort.Strings(rows)
 	return rows
@@ -415,7 +414,7 @@ func TestSegmentsMemdb(t *testing.T) { testSegments(t, memClient(t), "app") }
 // TestStrict checks each rule of --strict and that key-only plans pass.
 func TestStrict(t *testing.T) {
 	db := memClient(t)
-	strict := func(s *session.Session) { s.Options.Strict = true; s.Options.AllowScan = true }
+	strict := func(cfg *session.Config) { cfg.Plan.Strict = true; cfg.Plan.AllowScan = true }
 	fails := []struct{ sql, part string }{
 		{"SELECT * FROM app", "reads table app with a Scan"},
 		{"SELECT COUNT(*) FROM customers", "reads table customers with a Scan"},
@@ -430,9 +429,9 @@ func TestStrict(t *testing.T) {
 	for _, c := range fails {
 		sp := spy(db)
 		r := run(t, sp, strict, c.sql)
-		var pe *planner.Error
-		if !errors.As(r.Error, &pe) || pe.Code != planner.CodeStrict {
-			t.Errorf("%s: err = %v, want code %q", c.sql, r.Error, planner.CodeStrict)
+		var pe *diag.Error
+		if !errors.As(r.Error, &pe) || pe.Phase != diag.Plan || pe.Code != diag.CodeStrict {
+			t.Errorf("%s: err = %v, want code %q", c.sql, r.Error, diag.CodeStrict)
 			continue
 		}
 		if !strings.Contains(pe.Msg, c.part) {
@@ -591,10 +590,10 @@ func TestBudgetStopsFetchesAndLookups(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			sp := spy(db)
-			r := run(t, sp, func(s *session.Session) { s.MaxRCU = c.budget }, c.sql)
-			var ee *engine.Error
-			if !errors.As(r.Error, &ee) || ee.Code != engine.CodeBudget {
-				t.Fatalf("err = %v, want an exec error with code %q", r.Error, engine.CodeBudget)
+			r := run(t, sp, func(cfg *session.Config) { cfg.MaxRCU = c.budget }, c.sql)
+			var ee *diag.Error
+			if !errors.As(r.Error, &ee) || ee.Code != diag.CodeBudget {
+				t.Fatalf("err = %v, want an exec error with code %q", r.Error, diag.CodeBudget)
 			}
 			reqs := sp.requests()
 			if len(reqs) < 2 || reqs[len(reqs)-1].Op != c.last {

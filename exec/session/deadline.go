@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/engine"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // errStatementTimeout is the cause of a statement context that --timeout
@@ -37,8 +38,8 @@ func (s *Session) begin(ctx context.Context, start time.Time) (context.Context, 
 	st := &statement{watch: &dynamo.Watch{}}
 	ctx = dynamo.WithWatch(context.WithValue(ctx, statementKey{}, st), st.watch)
 	ctx, cancel := context.WithCancelCause(ctx)
-	if s.Timeout > 0 {
-		st.clock = startClock(s.Timeout-time.Since(start), func() { cancel(errStatementTimeout) })
+	if s.cfg.Timeout > 0 {
+		st.clock = startClock(s.cfg.Timeout-time.Since(start), func() { cancel(errStatementTimeout) })
 	}
 	return ctx, func() {
 		st.clock.stop()
@@ -120,20 +121,20 @@ func (s *Session) timedOut(ctx context.Context, err error) error {
 	if st := statementOf(ctx); st != nil && !st.watch.ReadAnswered() {
 		if r, ok := st.watch.Unanswered(); ok {
 			if r.Failure != nil {
-				var ee *engine.Error
-				if errors.As(engine.DynamoError(dynamo.Target(r.Op, r.Table), r.Failure), &ee) && ee.Code == engine.CodeUnreachable {
+				var ee *diag.Error
+				if errors.As(engine.DynamoError(dynamo.Target(r.Op, r.Table), r.Failure), &ee) && ee.Phase == diag.Execute && ee.Code == diag.CodeUnreachable {
 					out := *ee
-					out.Msg = fmt.Sprintf("%s (retried until --timeout %s passed)", ee.Msg, s.Timeout)
-					out.Err = &timeoutCause{noAnswer: true}
+					out.Msg = fmt.Sprintf("%s (retried until --timeout %s passed)", ee.Msg, s.cfg.Timeout)
+					out.Cause = &timeoutCause{noAnswer: true}
 					return &out
 				}
 			}
-			return &engine.Error{Code: engine.CodeTimeout, Err: &timeoutCause{noAnswer: true},
-				Msg: fmt.Sprintf("no answer from %s within %s (%s)", r.Endpoint, s.Timeout, dynamo.Target(r.Op, r.Table))}
+			return &diag.Error{Phase: diag.Execute, Code: diag.CodeTimeout, Cause: &timeoutCause{noAnswer: true},
+				Msg: fmt.Sprintf("no answer from %s within %s (%s)", r.Endpoint, s.cfg.Timeout, dynamo.Target(r.Op, r.Table))}
 		}
 	}
-	return &engine.Error{Code: engine.CodeTimeout, Err: &timeoutCause{},
-		Msg:  fmt.Sprintf("statement did not finish within --timeout %s", s.Timeout),
+	return &diag.Error{Phase: diag.Execute, Code: diag.CodeTimeout, Cause: &timeoutCause{},
+		Msg:  fmt.Sprintf("statement did not finish within --timeout %s", s.cfg.Timeout),
 		Hint: "allow more time with --timeout, or narrow the statement (EXPLAIN shows its reads)"}
 }
 

@@ -118,7 +118,7 @@ func (s *Session) writeDescribeJSON(t *planner.TableDef, td *types.TableDescript
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if s.Format != "ndjson" {
+	if s.cfg.Format != "ndjson" {
 		enc.SetIndent("", "  ")
 	}
 	if err := enc.Encode(doc); err != nil {

@@ -15,8 +15,8 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
-	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // describeTables are two tables with different settings: provisioned with
@@ -247,8 +247,8 @@ func TestDescribeSettingsUnknown(t *testing.T) {
 		t.Errorf("json ttl %+v", d.TTL)
 	}
 
-	stuck := run(t, settingsFaults{Client: db, ttl: context.DeadlineExceeded}, func(s *session.Session) { s.Timeout = 200 * time.Millisecond }, "DESCRIBE dod")
-	if errorCode(stuck.Error) != engine.CodeTimeout {
+	stuck := run(t, settingsFaults{Client: db, ttl: context.DeadlineExceeded}, func(cfg *session.Config) { cfg.Timeout = 200 * time.Millisecond }, "DESCRIBE dod")
+	if errorCode(stuck.Error) != diag.CodeTimeout {
 		t.Errorf("a stuck DescribeTimeToLive: %v (code %s), want the timeout error", stuck.Error, errorCode(stuck.Error))
 	}
 }

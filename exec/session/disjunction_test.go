@@ -18,7 +18,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/exec/dynamo/wire"
 	"github.com/ddbsql/ddbsql/exec/session"
-	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -103,7 +103,7 @@ func djTables() (items, custs *fixtures.Table) {
 type djBackend struct {
 	name   string
 	client dynamo.Client
-	setup  func(*session.Session)
+	setup  func(*session.Config)
 	d, c   string // the two tables' names
 }
 
@@ -127,7 +127,7 @@ func djBackends(t *testing.T) []djBackend {
 	return []djBackend{
 		{name: "memdb", client: db, d: "djt", c: "djc"},
 		{name: "dynalite", client: client, d: d, c: c},
-		{name: "dynalite raw", client: client, setup: func(s *session.Session) { s.Raw = wire.New(client) }, d: d, c: c},
+		{name: "dynalite raw", client: client, setup: func(cfg *session.Config) { cfg.Raw = wire.New(client) }, d: d, c: c},
 	}
 }
 
@@ -135,13 +135,13 @@ func (b djBackend) sql(text string) string {
 	return strings.NewReplacer("{d}", "`"+b.d+"`", "{c}", "`"+b.c+"`").Replace(text)
 }
 
-func (b djBackend) with(more func(*session.Session)) func(*session.Session) {
-	return func(s *session.Session) {
+func (b djBackend) with(more func(*session.Config)) func(*session.Config) {
+	return func(cfg *session.Config) {
 		if b.setup != nil {
-			b.setup(s)
+			b.setup(cfg)
 		}
 		if more != nil {
-			more(s)
+			more(cfg)
 		}
 	}
 }
@@ -328,22 +328,22 @@ func TestDisjunctionErrors(t *testing.T) {
 	b := djBackends(t)[0]
 	cases := []struct {
 		sql   string
-		setup func(*session.Session)
-		code  string
+		setup func(*session.Config)
+		code  diag.Code
 		parts []string
 	}{
-		{"SELECT SK FROM {d} WHERE PK = 'P1' OR s = 's1'", nil, planner.CodeScanNotAllowed,
+		{"SELECT SK FROM {d} WHERE PK = 'P1' OR s = 's1'", nil, diag.CodeScanNotAllowed,
 			[]string{"OR of 2 branches", "branch 2 (s = 's1') has no key condition", "to that branch"}},
-		{"SELECT SK FROM {d} WHERE PK = 'P1' OR G = 'G1'", func(s *session.Session) { s.Options.Strict = true }, planner.CodeStrict,
+		{"SELECT SK FROM {d} WHERE PK = 'P1' OR G = 'G1'", func(cfg *session.Config) { cfg.Plan.Strict = true }, diag.CodeStrict,
 			[]string{"OR of 2 branches", "(PK = 'P1') OR (G = 'G1')"}},
-		{"SELECT SK FROM {d} WHERE PK = 'P1' OR G = 'G1'", func(s *session.Session) { s.Options.Consistent = true }, planner.CodeConsistentIndex,
+		{"SELECT SK FROM {d} WHERE PK = 'P1' OR G = 'G1'", func(cfg *session.Config) { cfg.Plan.Consistent = true }, diag.CodeConsistentIndex,
 			[]string{"global secondary index ByG"}},
 	}
 	for _, c := range cases {
 		sp := spy(b.client)
 		r := run(t, sp, c.setup, b.sql(c.sql))
-		var pe *planner.Error
-		if !errors.As(r.Error, &pe) || pe.Code != c.code {
+		var pe *diag.Error
+		if !errors.As(r.Error, &pe) || pe.Phase != diag.Plan || pe.Code != c.code {
 			t.Errorf("%s: %v, want code %s", c.sql, r.Error, c.code)
 			continue
 		}
@@ -357,7 +357,7 @@ func TestDisjunctionErrors(t *testing.T) {
 		}
 	}
 	// --strict accepts an OR that is one IN list.
-	r := run(t, b.client, func(s *session.Session) { s.Options.Strict = true }, b.sql("SELECT SK FROM {d} WHERE PK = 'P1' OR PK = 'P2'"))
+	r := run(t, b.client, func(cfg *session.Config) { cfg.Plan.Strict = true }, b.sql("SELECT SK FROM {d} WHERE PK = 'P1' OR PK = 'P2'"))
 	if r.Error != nil {
 		t.Errorf("--strict rejected an OR of partition keys: %v", r.Error)
 	}

@@ -2,19 +2,35 @@
 // parses, plans against the catalog, executes and writes results in the
 // chosen format, with statistics on stderr.
 //
-// A session is made with New(client, out, errOut, cfg): the Config holds
-// what cmd/ddbsql reads from its flags (format, statistics mode, planner
-// options, --max-rcu, --rate-limit, --timeout, --read-price, --concurrency,
-// the progress line, the fast read path); DefaultConfig is a session
-// without flags. What the REPL changes between statements goes through
-// methods (SetFormat, SetExpanded, SetStats, SetPlanOptions, SetOutput,
-// SetMessages, SetProgress, SetStatsSink, settings.go), which refuse a
-// format or statistics mode the session does not know and leave the
-// setting as it was. Statistics are a value (StatementStats) that the
-// session renders on its statistics writer (errOut), or hands to the
-// caller's sink to render with the same formatters. Planner options reach the planner with the host's CPU
+// The API. A session is made with New(client, out, errOut, cfg); its
+// fields are unexported, so nothing outside changes a setting behind its
+// back. The Config holds what cmd/ddbsql reads from its flags (format,
+// statistics mode, planner options, --max-rcu, --rate-limit, --timeout,
+// --read-price, --concurrency, the progress line, the fast read path) and
+// what an embedding caller provides (the allocator, the ConfirmScan
+// question); DefaultConfig is a session without flags. What the REPL
+// changes between statements goes through named setters (settings.go):
+// SetFormat, SetExpanded, SetStats, SetPlanOptions, SetConcurrency,
+// SetOutput, SetMessages, SetProgress, SetStatsSink, SetConfirmScan and
+// WrapClient; SetFormat and SetStats refuse a format or statistics mode the
+// session does not know and leave the setting as it was. Settings returns
+// the current settings as a Config (what New was given, as the setters
+// changed it); Client and Catalog give the connection and the cache of
+// table descriptions (the REPL completes names from it and \refresh
+// empties it). Statistics are a value, StatementStats (the engine's
+// Snapshot, the Outcome, the read price), which the session renders on its
+// statistics writer (errOut) with Text or JSON, or hands to the caller's
+// sink, which renders it with the same methods: no caller parses or edits
+// rendered text. Planner options reach the planner with the host's CPU
 // count as Parallelism unless one was given: the planner itself never asks
-// the host.
+// the host, so a plan is a function of the statement, the catalog and the
+// options alone.
+//
+// Imports: parser, planner and its leaves, and the exec packages below
+// this one (engine, dynamo, format, columnar); cmd/ddbsql and repl import
+// it, no exec package does outside its tests. A session runs one statement
+// at a time: the setters are called between statements, never while one
+// runs.
 //
 // Phase: all three, in order, for one statement at a time. Invariants: a
 // script is parsed completely before anything runs, so a syntax error late in
@@ -30,9 +46,14 @@
 // buffered output unwritten, so a partial result cannot pass for a whole
 // one, except when the caller's context was cancelled with a cause
 // matching ErrInterrupted (a signal while a script runs): then the rows
-// read so far are written out and the error says it was interrupted. A panic while
+// read so far are written out and the error says it was interrupted (not
+// with parquet and arrow, whose partial file would pass for a whole one: a
+// result that does not end is abandoned with format.Writer.Abort, which
+// removes their spool). EXPLAIN and DESCRIBE print text, so they are
+// refused with those formats; results go to the output writer as given
+// (a format.Destination decides where a binary file lands). A panic while
 // a statement runs, on its goroutine, a worker's or the progress line's, is
-// the statement's internal error (exec.PanicError), never a crash; with
+// the statement's internal error (engine.PanicError), never a crash; with
 // DDBSQL_DEBUG set its stack is written to the statistics writer.
 //
 // --timeout is one deadline per statement, started before the statement is

@@ -112,11 +112,11 @@ func decodeExplain(t *testing.T, sql, out string) explainDoc {
 	return d
 }
 
-func withFormat(format string, more func(*session.Session)) func(*session.Session) {
-	return func(s *session.Session) {
-		s.Format = format
+func withFormat(format string, more func(*session.Config)) func(*session.Config) {
+	return func(cfg *session.Config) {
+		cfg.Format = format
 		if more != nil {
-			more(s)
+			more(cfg)
 		}
 	}
 }

@@ -28,8 +28,8 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/dynamo/wire"
-	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // The fault tests put an HTTP proxy between a real SDK client (built by
@@ -264,10 +264,10 @@ func faultStatements(app, orders, custs string) []faultStatement {
 	}
 }
 
-func (fs faultStatement) setup(s *session.Session) {
-	s.Options.AllowScan = true
-	s.Options.Segments = fs.segments
-	s.Concurrency = 4
+func (fs faultStatement) setup(cfg *session.Config) {
+	cfg.Plan.AllowScan = true
+	cfg.Plan.Segments = fs.segments
+	cfg.Concurrency = 4
 }
 
 func (fs faultStatement) rows(r result) []string {
@@ -296,7 +296,7 @@ func checkOutcome(t *testing.T, fs faultStatement, want []string, r result) (fai
 		}
 		return false
 	}
-	var ee *engine.Error
+	var ee *diag.Error
 	if !errors.As(r.Error, &ee) {
 		t.Fatalf("%s: error %v (%T) is not an exec error", fs.name, r.Error, r.Error)
 	}
@@ -346,7 +346,7 @@ func TestFaults(t *testing.T) {
 			sp := faultClient(t, srv.URL, attempts, timeout)
 			setup := fs.setup
 			if fs.fast {
-				setup = func(s *session.Session) { fs.setup(s); s.Raw = wire.New(sp.sdk) }
+				setup = func(cfg *session.Config) { fs.setup(cfg); cfg.Raw = wire.New(sp.sdk) }
 			}
 			r := run(t, sp, setup, fs.sql)
 			if checkOutcome(t, fs, want[fs.name], r) {
@@ -420,12 +420,12 @@ func TestFaults(t *testing.T) {
 		proxy, srv := newFaultProxy(t, endpoint, prefix, 4000, 1, faultStall)
 		proxy.healthy = 2 // two pages, then the third stalls
 		proxy.stall = 10 * time.Second
-		r := run(t, faultClient(t, srv.URL, 3, 0), func(s *session.Session) { fs.setup(s); s.Timeout = 1500 * time.Millisecond }, fs.sql)
+		r := run(t, faultClient(t, srv.URL, 3, 0), func(cfg *session.Config) { fs.setup(cfg); cfg.Timeout = 1500 * time.Millisecond }, fs.sql)
 		if !checkOutcome(t, fs, want[fs.name], r) {
 			t.Fatal("the statement succeeded through a stall longer than --timeout")
 		}
-		var ee *engine.Error
-		if errors.As(r.Error, &ee); ee.Code != engine.CodeTimeout || r.Stats.ItemsRead == 0 {
+		var ee *diag.Error
+		if errors.As(r.Error, &ee); ee.Code != diag.CodeTimeout || r.Stats.ItemsRead == 0 {
 			t.Fatalf("err = %v (code %s), items read %d; want a timeout after two pages", r.Error, ee.Code, r.Stats.ItemsRead)
 		}
 	})
@@ -433,14 +433,14 @@ func TestFaults(t *testing.T) {
 	t.Run("exhausted retries fail clearly", func(t *testing.T) {
 		cases := []struct {
 			kind  fault
-			code  string
+			code  diag.Code
 			says  []string
 			stmts []faultStatement
 		}{
-			{faultThrottling, engine.CodeThrottled, []string{"throttled", "retries were exhausted", "gave up after 2 attempts"}, []faultStatement{stmts[0]}},
-			{faultProvisioned, engine.CodeThrottled, []string{"throttled", "retries were exhausted", "gave up after 2 attempts"}, []faultStatement{stmts[6]}},
-			{faultServerError, engine.CodeDynamo, []string{"InternalServerError", "gave up after 2 attempts"}, []faultStatement{stmts[0], stmts[1], stmts[3], stmts[6]}},
-			{faultReset, engine.CodeUnreachable, []string{"connection was reset", "attempts"}, []faultStatement{stmts[0], stmts[1], stmts[3], stmts[6]}},
+			{faultThrottling, diag.CodeThrottled, []string{"throttled", "retries were exhausted", "gave up after 2 attempts"}, []faultStatement{stmts[0]}},
+			{faultProvisioned, diag.CodeThrottled, []string{"throttled", "retries were exhausted", "gave up after 2 attempts"}, []faultStatement{stmts[6]}},
+			{faultServerError, diag.CodeDynamo, []string{"InternalServerError", "gave up after 2 attempts"}, []faultStatement{stmts[0], stmts[1], stmts[3], stmts[6]}},
+			{faultReset, diag.CodeUnreachable, []string{"connection was reset", "attempts"}, []faultStatement{stmts[0], stmts[1], stmts[3], stmts[6]}},
 			{faultResetMidBody, "", []string{"attempts"}, []faultStatement{stmts[0], stmts[3]}},
 		}
 		for _, c := range cases {
@@ -458,7 +458,7 @@ func TestFaults(t *testing.T) {
 					if !checkOutcome(t, fs, want[fs.name], r) {
 						t.Fatalf("succeeded although every attempt after the first request failed")
 					}
-					var ee *engine.Error
+					var ee *diag.Error
 					errors.As(r.Error, &ee)
 					if c.code != "" && ee.Code != c.code {
 						t.Errorf("code %q, want %q: %v", ee.Code, c.code, r.Error)

@@ -25,6 +25,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // FuzzStatements runs SQL text through the whole statement path — parse,
@@ -84,19 +85,20 @@ func runFuzzStatement(t *testing.T, db *memdb.DB, sql string) {
 	out := &cappedWriter{limit: fuzzOutputCap}
 	var errOut cappedWriter
 	errOut.limit = fuzzOutputCap
-	s := session.New(db, out, &errOut, session.DefaultConfig())
-	s.Mem = mem
-	s.Timeout = fuzzTimeout
-	s.Options.AllowScan = true
-	s.Options.Segments = []int{0, 1, 3}[bits%3]
-	s.Options.Strict = bits>>2&7 == 0
-	s.Options.Consistent = bits>>5&7 == 0
-	s.Format = format.Names()[bits>>8%uint64(len(format.Names()))]
-	s.Stats = []session.StatsMode{session.StatsOff, session.StatsText, session.StatsJSON}[bits>>16%3]
-	s.Concurrency = 1 + int(bits>>20%4)
+	cfg := session.DefaultConfig()
+	cfg.Mem = mem
+	cfg.Timeout = fuzzTimeout
+	cfg.Plan.AllowScan = true
+	cfg.Plan.Segments = []int{0, 1, 3}[bits%3]
+	cfg.Plan.Strict = bits>>2&7 == 0
+	cfg.Plan.Consistent = bits>>5&7 == 0
+	cfg.Format = format.Names()[bits>>8%uint64(len(format.Names()))]
+	cfg.Stats = []session.StatsMode{session.StatsOff, session.StatsText, session.StatsJSON}[bits>>16%3]
+	cfg.Concurrency = 1 + int(bits>>20%4)
 	if bits>>24&15 == 0 {
-		s.MaxRCU = 2
+		cfg.MaxRCU = 2
 	}
+	s := session.New(db, out, &errOut, cfg)
 
 	done := make(chan error, 1)
 	go func() { done <- s.RunScript(context.Background(), sql) }()
@@ -122,12 +124,12 @@ func internalFailure(err error) string {
 	if err == nil {
 		return ""
 	}
-	var ee *engine.Error
-	if errors.As(err, &ee) && ee.Code == engine.CodeInternal {
+	var ee *diag.Error
+	if errors.As(err, &ee) && ee.Code == diag.CodeInternal {
 		return "internal error"
 	}
-	var pe *parser.Error
-	if errors.As(err, &pe) && (strings.Contains(pe.Msg, "internal parser error") || strings.Contains(pe.Msg, "the SQL parser failed")) {
+	var pe *diag.Error
+	if errors.As(err, &pe) && pe.Phase == diag.Parse && (strings.Contains(pe.Msg, "internal parser error") || strings.Contains(pe.Msg, "the SQL parser failed")) {
 		return "the parser panicked"
 	}
 	if strings.Contains(err.Error(), "cannot decode value") {
@@ -157,7 +159,7 @@ func statementSeeds(tb testing.TB) []string {
 	root := filepath.Join("..", "..")
 	var seeds []string
 	seeds = append(seeds, readmeStatements(tb, filepath.Join(root, "README.md"))...)
-	golden, err := filepath.Glob(filepath.Join(root, "testdata", "plans", "*.txt"))
+	golden, err := filepath.Glob(filepath.Join(root, "planner", "testdata", "plans", "*.txt"))
 	if err != nil || len(golden) == 0 {
 		tb.Fatalf("no golden plan files: %v", err)
 	}

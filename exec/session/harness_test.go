@@ -156,17 +156,18 @@ type result struct {
 }
 
 // run executes sql in a fresh session over client with --stats json and CSV
-// output; setup adjusts the session first.
-func run(t testing.TB, client dynamo.Client, setup func(*session.Session), sql string) result {
+// output; setup adjusts the session's configuration first.
+func run(t testing.TB, client dynamo.Client, setup func(*session.Config), sql string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	s := session.New(client, &out, &errOut, session.DefaultConfig())
-	s.Mem = memtest.Allocator(t)
-	s.Format = "csv"
-	s.Stats = session.StatsJSON
+	cfg := session.DefaultConfig()
+	cfg.Mem = memtest.Allocator(t)
+	cfg.Format = "csv"
+	cfg.Stats = session.StatsJSON
 	if setup != nil {
-		setup(s)
+		setup(&cfg)
 	}
+	s := session.New(client, &out, &errOut, cfg)
 	err := s.RunScript(context.Background(), sql)
 	r := result{Out: out.String(), Err: errOut.String(), Error: err}
 	for _, line := range strings.Split(strings.TrimSpace(errOut.String()), "\n") {
@@ -182,7 +183,7 @@ func run(t testing.TB, client dynamo.Client, setup func(*session.Session), sql s
 }
 
 // mustRun is run that fails the test on an error or a missing stats line.
-func mustRun(t testing.TB, client dynamo.Client, setup func(*session.Session), sql string) result {
+func mustRun(t testing.TB, client dynamo.Client, setup func(*session.Config), sql string) result {
 	t.Helper()
 	r := run(t, client, setup, sql)
 	if r.Error != nil {
@@ -229,7 +230,7 @@ func parseEstimate(t testing.TB, line string) estimate {
 }
 
 // explainTotal runs EXPLAIN and returns the estimated total.
-func explainTotal(t testing.TB, client dynamo.Client, setup func(*session.Session), sql string) estimate {
+func explainTotal(t testing.TB, client dynamo.Client, setup func(*session.Config), sql string) estimate {
 	t.Helper()
 	r := run(t, client, setup, "EXPLAIN "+sql)
 	if r.Error != nil {

@@ -113,9 +113,9 @@ func TestLookupJoinRequests(t *testing.T) {
 		hb := &holdBackClient{Client: client, holdBack: hold}
 		cc := spy(hb)
 		var out, errOut bytes.Buffer
-		s := session.New(cc, &out, &errOut, session.DefaultConfig())
-		s.Mem = memtest.Allocator(t)
-		s.Format = "csv"
+		cfg := session.DefaultConfig()
+		cfg.Mem, cfg.Format = memtest.Allocator(t), "csv"
+		s := session.New(cc, &out, &errOut, cfg)
 		if err := s.RunScript(ctx, sql); err != nil {
 			t.Fatalf("%v\n%s", err, errOut.String())
 		}

@@ -13,17 +13,18 @@ import (
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/engine"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 func (s *Session) showTables(ctx context.Context) error {
-	names, err := s.Catalog.Tables(ctx)
+	names, err := s.catalog.Tables(ctx)
 	if err != nil {
 		return engine.DynamoError("ListTables", err)
 	}
 	cols := []string{"table_name"}
-	b := columnar.NewRowBuilder(s.Mem, cols)
+	b := columnar.NewRowBuilder(s.cfg.Mem, cols)
 	for _, n := range names {
 		b.Append([]value.Value{value.Str(n)})
 	}
@@ -32,12 +33,12 @@ func (s *Session) showTables(ctx context.Context) error {
 
 // table describes a table for DESCRIBE and SHOW INDEXES.
 func (s *Session) table(ctx context.Context, name string) (*planner.TableDef, error) {
-	t, err := s.Catalog.Table(ctx, name)
+	t, err := s.catalog.Table(ctx, name)
 	if err == nil {
 		return t, nil
 	}
 	if errors.Is(err, planner.ErrNotFound) {
-		return nil, &planner.Error{Code: planner.CodeUnknownTable, Msg: fmt.Sprintf("table %q does not exist", name), Hint: "SHOW TABLES lists the tables"}
+		return nil, &diag.Error{Phase: diag.Plan, Code: diag.CodeUnknownTable, Msg: fmt.Sprintf("table %q does not exist", name), Hint: "SHOW TABLES lists the tables"}
 	}
 	return nil, engine.DynamoError("DescribeTable", err)
 }
@@ -51,11 +52,14 @@ var settingColumns = []string{"setting", "value"}
 // It asks DescribeTable afresh rather than the catalog's cache: the
 // status and settings it shows are the table's current ones.
 func (s *Session) describe(ctx context.Context, name string) error {
-	out, err := s.Client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, dynamo.MetadataRetries)
+	if err := s.textOnly("DESCRIBE"); err != nil {
+		return err
+	}
+	out, err := s.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, dynamo.MetadataRetries)
 	if err != nil {
 		var nf *types.ResourceNotFoundException
 		if errors.As(err, &nf) {
-			return &planner.Error{Code: planner.CodeUnknownTable, Msg: fmt.Sprintf("table %q does not exist", name), Hint: "SHOW TABLES lists the tables"}
+			return &diag.Error{Phase: diag.Plan, Code: diag.CodeUnknownTable, Msg: fmt.Sprintf("table %q does not exist", name), Hint: "SHOW TABLES lists the tables"}
 		}
 		return engine.DynamoError("DescribeTable", err)
 	}
@@ -63,14 +67,14 @@ func (s *Session) describe(ctx context.Context, name string) error {
 	if err != nil {
 		return engine.DynamoError("DescribeTable", err)
 	}
-	settings, err := dynamo.DescribeSettings(ctx, s.Client, out.Table)
+	settings, err := dynamo.DescribeSettings(ctx, s.client, out.Table)
 	if err != nil {
 		return engine.DynamoError("DESCRIBE "+name, err)
 	}
 	if s.jsonDocuments() {
 		return s.writeDescribeJSON(t, out.Table, settings)
 	}
-	b := columnar.NewRowBuilder(s.Mem, describeColumns)
+	b := columnar.NewRowBuilder(s.cfg.Mem, describeColumns)
 	b.Append(structureRow(t.Name, "TABLE", t.PK, t.SK, "ALL", t.ItemCount, t.SizeBytes))
 	for _, ix := range t.Indexes {
 		b.Append(indexRow(ix))
@@ -81,7 +85,7 @@ func (s *Session) describe(ctx context.Context, name string) error {
 	if _, err := io.WriteString(s.out, "\n"); err != nil {
 		return err
 	}
-	sb := columnar.NewRowBuilder(s.Mem, settingColumns)
+	sb := columnar.NewRowBuilder(s.cfg.Mem, settingColumns)
 	for _, line := range settingLines(settings) {
 		sb.Append([]value.Value{value.Str(line[0]), value.Str(line[1])})
 	}
@@ -94,7 +98,7 @@ func (s *Session) showIndexes(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	b := columnar.NewRowBuilder(s.Mem, describeColumns)
+	b := columnar.NewRowBuilder(s.cfg.Mem, describeColumns)
 	for _, ix := range t.Indexes {
 		b.Append(indexRow(ix))
 	}

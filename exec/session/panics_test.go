@@ -19,6 +19,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/memtest"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // faultyDemo is the demo data in the in-process backend, with a fault that
@@ -113,17 +114,18 @@ func TestPanicInWorkers(t *testing.T) {
 			})
 			defer demo.set(nil)
 			var out, errOut bytes.Buffer
-			s := session.New(demo.db, &out, &errOut, session.DefaultConfig())
-			s.Mem = memtest.Allocator(t)
-			s.Options.AllowScan = true
-			s.Options.Segments = tc.segments
+			cfg := session.DefaultConfig()
+			cfg.Mem = memtest.Allocator(t)
+			cfg.Plan.AllowScan = true
+			cfg.Plan.Segments = tc.segments
+			s := session.New(demo.db, &out, &errOut, cfg)
 			err := s.RunScript(context.Background(), tc.sql)
 			if panicked.Load() == 0 {
 				t.Fatalf("the fault never fired (err %v)", err)
 			}
-			var ee *engine.Error
-			if !errors.As(err, &ee) || ee.Code != engine.CodeInternal {
-				t.Fatalf("error %T %v, want code %q", err, err, engine.CodeInternal)
+			var ee *diag.Error
+			if !errors.As(err, &ee) || ee.Code != diag.CodeInternal {
+				t.Fatalf("error %T %v, want code %q", err, err, diag.CodeInternal)
 			}
 			if !strings.HasPrefix(ee.Msg, "internal error: injected fault in ") || !strings.Contains(ee.Msg, "(please report this statement)") {
 				t.Errorf("message %q", ee.Msg)
@@ -188,14 +190,14 @@ func TestPanicInProgressLine(t *testing.T) {
 	var out bytes.Buffer
 	cfg := session.DefaultConfig()
 	cfg.Progress, cfg.OutRedirected = w, true
+	cfg.Mem = memtest.Allocator(t)
 	s := session.New(demo.db, &out, io.Discard, cfg)
-	s.Mem = memtest.Allocator(t)
 	err := s.RunScript(context.Background(), "SELECT SK FROM app WHERE PK = 'WS#acme'")
 	if w.writes.Load() == 0 {
 		t.Fatal("the progress line was never drawn")
 	}
-	var ee *engine.Error
-	if !errors.As(err, &ee) || ee.Code != engine.CodeInternal || !strings.Contains(ee.Msg, "injected fault in the progress line") {
+	var ee *diag.Error
+	if !errors.As(err, &ee) || ee.Code != diag.CodeInternal || !strings.Contains(ee.Msg, "injected fault in the progress line") {
 		t.Fatalf("error %T %v, want an internal error", err, err)
 	}
 }
@@ -212,11 +214,12 @@ func TestPanicOnStatementGoroutine(t *testing.T) {
 		return nil
 	})
 	defer demo.set(nil)
-	s := session.New(demo.db, io.Discard, io.Discard, session.DefaultConfig())
-	s.Mem = memtest.Allocator(t)
+	cfg := session.DefaultConfig()
+	cfg.Mem = memtest.Allocator(t)
+	s := session.New(demo.db, io.Discard, io.Discard, cfg)
 	err := s.RunScript(context.Background(), "SELECT * FROM app WHERE PK = 'WS#acme' AND SK = 'META'")
-	var ee *engine.Error
-	if !errors.As(err, &ee) || ee.Code != engine.CodeInternal || !strings.Contains(ee.Msg, "internal error: injected fault in GetItem") {
+	var ee *diag.Error
+	if !errors.As(err, &ee) || ee.Code != diag.CodeInternal || !strings.Contains(ee.Msg, "internal error: injected fault in GetItem") {
 		t.Fatalf("error %T %v, want an internal error", err, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/ddbsql/ddbsql/exec/engine"
+	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/plural"
 )
@@ -17,8 +18,8 @@ import (
 // (a variable so that tests need not wait).
 var progressDelay = time.Second
 
-// startProgress shows one self-erasing progress line on s.Progress (only
-// set when stderr is a terminal) once the statement has run for a second.
+// startProgress shows one self-erasing progress line on the Progress
+// writer (set when stderr is a terminal) once the statement has run for a second.
 // The returned function stops and erases it, leaving the cursor at the
 // start of the line; it may be called any number of times, from any
 // goroutine. Callers defer it, so that the line goes away on every path,
@@ -26,7 +27,7 @@ var progressDelay = time.Second
 // the line early (the statement then fails with it: a bug is reported,
 // never hidden), nil otherwise.
 func (s *Session) startProgress(stats *engine.Stats, p *planner.Plan) func() error {
-	if s.Progress == nil {
+	if s.cfg.Progress == nil {
 		return func() error { return nil }
 	}
 	done := make(chan struct{})
@@ -36,7 +37,7 @@ func (s *Session) startProgress(stats *engine.Stats, p *planner.Plan) func() err
 	go func() {
 		defer close(finished)
 		failed = engine.Safely(func() error {
-			showProgress(s.Progress, stats, segments, done)
+			showProgress(s.cfg.Progress, stats, segments, done)
 			return nil
 		})
 	}()
@@ -100,7 +101,10 @@ func showProgress(w io.Writer, stats *engine.Stats, segments int, done <-chan st
 // ndjson) write their first bytes early, buffered ones (table, markdown)
 // at the end.
 func (s *Session) progressOut(stop func() error) io.Writer {
-	if s.Progress == nil || s.outRedirected {
+	// A binary format writes its file at the end, to a file: the writer
+	// must see the destination itself (format.Destination), and no byte
+	// of it reaches the terminal.
+	if s.cfg.Progress == nil || s.cfg.OutRedirected || format.IsBinary(s.cfg.Format) {
 		return s.out
 	}
 	return &stopOnWrite{w: s.out, stop: stop}

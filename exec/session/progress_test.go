@@ -11,8 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
-	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // terminal is a fake terminal that stdout and stderr both write to: it
@@ -109,14 +109,14 @@ func (c slowClient) GetItem(ctx context.Context, in *dynamodb.GetItemInput, o ..
 }
 
 // progressSession runs statements over client with the progress line on
-// the fake terminal, shown after 10 ms.
-func progressSession(t *testing.T, client dynamo.Client, format string) (*session.Session, *terminal) {
+// the fake terminal, shown after 10 ms; a positive timeout is --timeout.
+func progressSession(t *testing.T, client dynamo.Client, format string, timeout time.Duration) (*session.Session, *terminal) {
 	t.Helper()
 	t.Cleanup(session.SetProgressDelay(10 * time.Millisecond))
 	term := &terminal{}
-	s := session.New(client, term.stdout(), &bytes.Buffer{}, session.DefaultConfig())
-	s.Progress = term.stderr()
-	s.Format = format
+	cfg := session.DefaultConfig()
+	cfg.Progress, cfg.Format, cfg.Timeout = term.stderr(), format, timeout
+	s := session.New(client, term.stdout(), &bytes.Buffer{}, cfg)
 	return s, term
 }
 
@@ -153,7 +153,7 @@ func checkErased(t *testing.T, term *terminal) {
 func TestProgressIsErasedBeforeRows(t *testing.T) {
 	for _, format := range []string{"table", "csv", "ndjson", "markdown"} {
 		t.Run(format, func(t *testing.T) {
-			s, term := progressSession(t, slowClient{Client: memClient(t), delay: 600 * time.Millisecond}, format)
+			s, term := progressSession(t, slowClient{Client: memClient(t), delay: 600 * time.Millisecond}, format, 0)
 			if err := s.RunScript(context.Background(), "SELECT SK, title FROM app WHERE PK = 'WS#acme'"); err != nil {
 				t.Fatal(err)
 			}
@@ -167,18 +167,17 @@ func TestProgressIsErasedBeforeRows(t *testing.T) {
 
 func TestProgressStopsOnFailure(t *testing.T) {
 	t.Run("a recovered panic", func(t *testing.T) {
-		s, term := progressSession(t, slowClient{Client: memClient(t), delay: 600 * time.Millisecond, panic: true}, "table")
+		s, term := progressSession(t, slowClient{Client: memClient(t), delay: 600 * time.Millisecond, panic: true}, "table", 0)
 		err := s.RunScript(context.Background(), "SELECT * FROM app WHERE PK = 'WS#acme' AND SK = 'META'")
-		if errorCode(err) != engine.CodeInternal {
+		if errorCode(err) != diag.CodeInternal {
 			t.Fatalf("err = %v, want the internal error a panic becomes", err)
 		}
 		checkStopped(t, term)
 	})
 	t.Run("a timeout", func(t *testing.T) {
-		s, term := progressSession(t, slowClient{Client: memClient(t), delay: time.Minute}, "table")
-		s.Timeout = 600 * time.Millisecond
+		s, term := progressSession(t, slowClient{Client: memClient(t), delay: time.Minute}, "table", 600*time.Millisecond)
 		err := s.RunScript(context.Background(), "SELECT * FROM app WHERE PK = 'WS#acme'")
-		if errorCode(err) != engine.CodeTimeout {
+		if errorCode(err) != diag.CodeTimeout {
 			t.Fatalf("err = %v, want a timeout", err)
 		}
 		checkStopped(t, term)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -17,16 +18,16 @@ import (
 func TestQuotedValueNotes(t *testing.T) {
 	const note = `note: "WS#acme" is a name here, not a string`
 	var out, errOut bytes.Buffer
-	s := session.New(memClient(t), &out, &errOut, session.DefaultConfig())
-	s.Format = "csv"
-
+	cfg := session.DefaultConfig()
+	cfg.Format = "csv"
 	var shownBeforeQuestion string
 	asked := 0
-	s.ConfirmScan = func(_ context.Context, est planner.ScanEstimate) bool {
+	cfg.ConfirmScan = func(_ context.Context, est planner.ScanEstimate) bool {
 		asked++
 		shownBeforeQuestion = errOut.String()
 		return est.Table == "app"
 	}
+	s := session.New(memClient(t), &out, &errOut, cfg)
 	if err := s.RunScript(context.Background(), `SELECT COUNT(*) AS n FROM app WHERE PK = "WS#acme"`); err != nil {
 		t.Fatal(err)
 	}
@@ -44,10 +45,10 @@ func TestQuotedValueNotes(t *testing.T) {
 	// Refused: the error carries the same advice as its hint.
 	out.Reset()
 	errOut.Reset()
-	s.ConfirmScan = func(context.Context, planner.ScanEstimate) bool { return false }
+	s.SetConfirmScan(func(context.Context, planner.ScanEstimate) bool { return false })
 	err := s.RunScript(context.Background(), `SELECT * FROM app WHERE PK = "WS#acme"`)
-	var pe *planner.Error
-	if !errors.As(err, &pe) || pe.Code != planner.CodeScanNotAllowed || !strings.Contains(pe.Hint, `"WS#acme" is a name here`) {
+	var pe *diag.Error
+	if !errors.As(err, &pe) || pe.Phase != diag.Plan || pe.Code != diag.CodeScanNotAllowed || !strings.Contains(pe.Hint, `"WS#acme" is a name here`) {
 		t.Fatalf("err %v", err)
 	}
 	if !strings.Contains(errOut.String(), note) || out.Len() != 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/plural"
 )
@@ -24,13 +25,13 @@ func (s *Session) prepare(ctx context.Context, sel *parser.Select) (*planner.Pla
 	if err != nil {
 		return nil, err
 	}
-	if s.Options.Strict {
+	if s.cfg.Plan.Strict {
 		if err := planner.CheckStrict(p); err != nil {
 			return nil, err
 		}
 	}
-	if s.MaxRCU > 0 {
-		if err := checkBudget(planner.TotalEstimate(p), s.MaxRCU); err != nil {
+	if s.cfg.MaxRCU > 0 {
+		if err := checkBudget(planner.TotalEstimate(p), s.cfg.MaxRCU); err != nil {
 			return nil, err
 		}
 	}
@@ -48,14 +49,14 @@ func (s *Session) prepare(ctx context.Context, sel *parser.Select) (*planner.Pla
 func checkBudget(est planner.Estimate, budget float64) error {
 	if est.IsUnknown() {
 		if _, bounded := est.Bound(); !bounded {
-			return &planner.Error{Code: planner.CodeBudget,
+			return &diag.Error{Phase: diag.Plan, Code: diag.CodeBudget,
 				Msg: fmt.Sprintf("this statement's estimated cost is unknown (%s), so --max-rcu %s cannot be guaranteed; nothing was read",
 					est.UnknownReason(), planner.FormatRCU(budget)),
 				Hint: "add a LIMIT (a Scan with a LIMIT and no filter reads a bounded amount), see the reads with EXPLAIN, or run without --max-rcu"}
 		}
 	}
 	if est.RCU > budget {
-		return &planner.Error{Code: planner.CodeBudget,
+		return &diag.Error{Phase: diag.Plan, Code: diag.CodeBudget,
 			Msg:  fmt.Sprintf("this statement is estimated to consume %s RCU, more than the --max-rcu budget of %s; nothing was read", estimateText(est), planner.FormatRCU(budget)),
 			Hint: "EXPLAIN shows where the reads go; narrow the key condition or raise --max-rcu"}
 	}
@@ -82,11 +83,12 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	}
 	stopProgress := s.startProgress(stats, p)
 	defer stopProgress()
-	w, err := format.New(s.Format, s.progressOut(stopProgress), s.FormatOptions)
+	w, err := format.New(s.cfg.Format, s.progressOut(stopProgress), s.writerOptions())
 	if err != nil {
 		op.Close()
 		return err
 	}
+	defer w.Abort() // a result that did not end leaves nothing behind
 	err = s.stream(ctx, op, w, format.Header{Columns: p.Columns, Dynamic: p.Star, KeyColumns: p.KeyColumns}, stats)
 	if perr := stopProgress(); err == nil {
 		err = perr
@@ -115,8 +117,8 @@ func (s *Session) printNotes(notes []string) {
 // explainFailure adds what a failed statement had already read and
 // consumed, so nobody mistakes the rows printed before it for the result.
 func (s *Session) explainFailure(err error, stats *engine.Stats) error {
-	var ee *engine.Error
-	if err == nil || !errors.As(err, &ee) || ee.Code == engine.CodeBudget || noAnswer(err) {
+	var ee *diag.Error
+	if err == nil || !errors.As(err, &ee) || ee.Phase != diag.Execute || ee.Code == diag.CodeBudget || noAnswer(err) {
 		return err
 	}
 	snap := stats.Snapshot()
@@ -151,47 +153,54 @@ func (s *Session) stream(ctx context.Context, op engine.Operator, w format.Write
 			break
 		}
 		if err != nil {
-			return interrupted(ctx, err, w)
+			return s.interrupted(ctx, err, w)
 		}
 		stats.AddRows(b.NumRows())
 		err = w.WriteBatch(b)
 		b.Release()
 		if err != nil {
-			return interrupted(ctx, err, w)
+			return s.interrupted(ctx, err, w)
 		}
 	}
 	return w.End()
 }
 
 // interrupted flushes the rows written so far when the user interrupted
-// the statement, and names the interruption in the error.
-func interrupted(ctx context.Context, err error, w format.Writer) error {
+// the statement, and names the interruption in the error. A Parquet or
+// Arrow file of part of a result would pass for the whole one, so those
+// formats write nothing.
+func (s *Session) interrupted(ctx context.Context, err error, w format.Writer) error {
 	cause := context.Cause(ctx)
 	if !errors.Is(cause, ErrInterrupted) {
 		return err
 	}
-	if ferr := w.End(); ferr != nil {
-		return ferr
+	if !format.IsBinary(s.cfg.Format) {
+		if ferr := w.End(); ferr != nil {
+			return ferr
+		}
 	}
 	// explainFailure adds how far the statement got.
-	return &engine.Error{Code: engine.CodeCancelled, Err: err, Msg: cause.Error()}
+	return &diag.Error{Phase: diag.Execute, Code: diag.CodeCancelled, Cause: err, Msg: cause.Error()}
 }
 
 func (s *Session) runExplain(ctx context.Context, e *parser.Explain) error {
+	if err := s.textOnly("EXPLAIN"); err != nil {
+		return err
+	}
 	if e.Analyze {
 		return s.runAnalyze(ctx, e.Stmt)
 	}
 	// EXPLAIN sends no reads, so it shows a Scan plan even where running
 	// the statement would need --allow-scan, and says so.
 	explainer := *s
-	explainer.ConfirmScan = nil
-	explainer.Options.AllowScan = true
+	explainer.cfg.ConfirmScan = nil
+	explainer.cfg.Plan.AllowScan = true
 	p, err := explainer.plan(ctx, e.Stmt)
 	if err != nil {
 		return err
 	}
 	var notes []string
-	if !s.Options.AllowScan && planner.NeedsScan(p) {
+	if !s.cfg.Plan.AllowScan && planner.NeedsScan(p) {
 		notes = append(notes, scanOnlyNote)
 	}
 	if s.jsonDocuments() {
@@ -233,12 +242,12 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 	}
 	if s.jsonDocuments() {
 		err = s.writeExplainJSON(p, planner.JSONOptions{Actual: env.Analysis.Figures,
-			ActualTotal: json.RawMessage(FormatStatsJSON(stats.Snapshot(), s.readPrice))})
+			ActualTotal: json.RawMessage(FormatStatsJSON(stats.Snapshot(), s.cfg.ReadPrice))})
 		s.report(stats, err)
 		return err
 	}
 	text := planner.ExplainWith(p, env.Analysis.Line)
-	text += "actual total: " + statsFigures(stats.Snapshot(), Completed, s.readPrice) + "\n"
+	text += "actual total: " + statsFigures(stats.Snapshot(), Completed, s.cfg.ReadPrice) + "\n"
 	_, err = io.WriteString(s.out, text)
 	s.report(stats, err)
 	return err
@@ -259,13 +268,32 @@ func drain(ctx context.Context, op engine.Operator, stats *engine.Stats) error {
 	}
 }
 
+// writerOptions are the writers' options, with the session's allocator.
+func (s *Session) writerOptions() format.Options {
+	opt := s.cfg.FormatOptions
+	opt.Mem = s.cfg.Mem
+	return opt
+}
+
+// textOnly refuses a statement whose output is text (EXPLAIN's tree,
+// DESCRIBE's two tables) when the format writes Parquet or Arrow files,
+// which hold one query result each.
+func (s *Session) textOnly(what string) error {
+	if !format.IsBinary(s.cfg.Format) {
+		return nil
+	}
+	return &diag.Error{Phase: diag.Plan, Code: diag.CodeUnsupported, Msg: fmt.Sprintf("%s prints text, and --format %s writes only query results", what, s.cfg.Format),
+		Hint: "run it with --format table or json (\\format in the REPL)"}
+}
+
 // writeRows sends a small, fully built result through the chosen format.
 func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 	defer rec.Release()
-	w, err := format.New(s.Format, s.out, s.FormatOptions)
+	w, err := format.New(s.cfg.Format, s.out, s.writerOptions())
 	if err != nil {
 		return err
 	}
+	defer w.Abort()
 	if err := w.Begin(format.Header{Columns: columns}); err != nil {
 		return err
 	}
@@ -279,17 +307,17 @@ func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 // report prints the statistics line when asked, or hands the statistics
 // to the caller's sink (SetStatsSink) to render.
 func (s *Session) report(stats *engine.Stats, runErr error) {
-	if s.Stats != StatsText && s.Stats != StatsJSON {
+	if s.cfg.Stats != StatsText && s.cfg.Stats != StatsJSON {
 		return
 	}
-	st := StatementStats{Snapshot: stats.Snapshot(), Outcome: Completed, ReadPrice: s.readPrice}
+	st := StatementStats{Snapshot: stats.Snapshot(), Outcome: Completed, ReadPrice: s.cfg.ReadPrice}
 	if runErr != nil {
 		st.Outcome = Failed
 	}
 	switch {
 	case s.statsSink != nil:
 		s.statsSink(st)
-	case s.Stats == StatsText:
+	case s.cfg.Stats == StatsText:
 		fmt.Fprintln(s.errOut, st.Text())
 	default:
 		fmt.Fprintln(s.errOut, st.JSON())

@@ -16,6 +16,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/parser"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -29,59 +30,31 @@ const (
 	StatsJSON StatsMode = "json"
 )
 
-// Session holds the settings and connections statements run with.
+// Session holds the settings and connections statements run with. Its
+// fields are its own: it is made with New, changed between statements with
+// the setters (settings.go) and read back with Settings.
 type Session struct {
-	Client        dynamo.Client
-	Catalog       *dynamo.Catalog
-	Options       planner.Options
-	Format        string
-	Stats         StatsMode
-	FormatOptions format.Options
-	out           io.Writer
-	errOut        io.Writer
-	Mem           memory.Allocator
+	client  dynamo.Client
+	catalog *dynamo.Catalog
+	// cfg is the current settings: those New was given, as the setters
+	// changed them since. Its Mem is never nil.
+	cfg Config
 	// out receives the results, errOut the statistics (SetOutput,
 	// SetMessages).
+	out    io.Writer
+	errOut io.Writer
 	// notes, when set, receives the notes on how a statement was read
 	// (planner.Plan.Notes) instead of errOut: notes must always be seen,
 	// whether or not the statistics are.
 	notes io.Writer
-	// Concurrency bounds DynamoDB requests in flight per statement.
-	Concurrency int
-	// ConfirmScan, when set, is asked before a statement that needs a Scan
-	// the options do not allow (the REPL asks the user); true plans it again
-	// with Scans allowed, for this statement only.
-	ConfirmScan func(ctx context.Context, scan planner.ScanEstimate) bool
-	// MaxRCU, when positive, refuses statements estimated to consume more
-	// read capacity and stops those that do while running (--max-rcu).
-	MaxRCU float64
-	// rateLimit, when positive, paces each statement's reads to that many
-	// capacity units per second (--rate-limit).
-	rateLimit float64
-	// Timeout, when positive, bounds each statement (--timeout): parsing,
-	// planning with its DescribeTable and ListTables calls, and every read.
-	Timeout time.Duration
-	// readPrice is the on-demand price in USD per million read units, for
-	// the cost shown with the statistics (--read-price).
-	readPrice float64
-	// Progress, when set (stderr is a terminal), shows a progress line for
-	// statements running longer than a second. It is erased before the
-	// first byte of the statement's output unless outRedirected.
-	Progress io.Writer
-	// outRedirected says that out is not the terminal Progress writes to
-	// (stdout goes to a file or a pipe): output then leaves the progress
-	// line alone.
-	outRedirected bool
-	// Raw, when set, decodes Query/Scan pages straight into Arrow (engine.Env.Raw).
-	Raw rawpage.Reader
 
-	// limiter paces every statement of the session at rateLimit: a
+	// limiter paces every statement of the session at cfg.RateLimit: a
 	// statement's last response is paid by the next statement's first
 	// request, so a script of many statements holds the rate too.
 	limiter     *engine.RateLimiter
 	limiterRate float64
 	// statsSink, when set, receives each statement's statistics instead of
-	// Err (SetStatsSink).
+	// errOut (SetStatsSink).
 	statsSink func(StatementStats)
 }
 
@@ -90,8 +63,9 @@ type Session struct {
 const DefaultReadPrice = 0.125
 
 // Config is what a session is made with: the settings cmd/ddbsql takes
-// from its flags. DefaultConfig gives the settings of a session made
-// without flags.
+// from its flags, and the hooks of a caller that embeds the session (the
+// REPL's scan question). DefaultConfig gives the settings of a session made
+// without flags; Settings gives a session's current ones.
 type Config struct {
 	// Format names the output format (table, csv, json…; --format).
 	Format string
@@ -102,21 +76,38 @@ type Config struct {
 	Plan planner.Options
 	// FormatOptions are the output options (expanded display…).
 	FormatOptions format.Options
-	// MaxRCU, RateLimit, Timeout, ReadPrice and Concurrency are the
-	// Session fields of the same names (--max-rcu, --rate-limit,
-	// --timeout, --read-price, --concurrency).
-	MaxRCU      float64
-	RateLimit   float64
-	Timeout     time.Duration
-	ReadPrice   float64
+	// MaxRCU, when positive, refuses statements estimated to consume more
+	// read capacity and stops those that do while running (--max-rcu).
+	MaxRCU float64
+	// RateLimit, when positive, paces each statement's reads to that many
+	// capacity units per second (--rate-limit).
+	RateLimit float64
+	// Timeout, when positive, bounds each statement (--timeout): parsing,
+	// planning with its DescribeTable and ListTables calls, and every read.
+	Timeout time.Duration
+	// ReadPrice is the on-demand price in USD per million read units, for
+	// the cost shown with the statistics (--read-price).
+	ReadPrice float64
+	// Concurrency bounds DynamoDB requests in flight per statement
+	// (--concurrency; 0: the engine's default).
 	Concurrency int
 	// Progress, when set (stderr is a terminal), shows a progress line for
-	// long statements; OutRedirected says that the output does not go to
-	// that terminal.
+	// statements running longer than a second. It is erased before the
+	// first byte of the statement's output unless OutRedirected, which
+	// says that the output does not go to that terminal (stdout goes to a
+	// file or a pipe): output then leaves the progress line alone.
 	Progress      io.Writer
 	OutRedirected bool
-	// Raw, when set, decodes Query/Scan pages straight into Arrow.
+	// Raw, when set, decodes Query/Scan pages straight into Arrow
+	// (engine.Env.Raw).
 	Raw rawpage.Reader
+	// Mem allocates the statements' Arrow memory (nil:
+	// memory.DefaultAllocator).
+	Mem memory.Allocator
+	// ConfirmScan, when set, is asked before a statement that needs a Scan
+	// the options do not allow (the REPL asks the user); true plans it again
+	// with Scans allowed, for this statement only.
+	ConfirmScan func(ctx context.Context, scan planner.ScanEstimate) bool
 }
 
 // DefaultConfig is the configuration of a session made without flags:
@@ -126,7 +117,8 @@ func DefaultConfig() Config {
 }
 
 // New makes a session over a client, writing results to out and
-// statistics and notes to errOut, with the settings of cfg.
+// statistics and notes to errOut, with the settings of cfg. An empty
+// Format is table and an empty Stats is off.
 func New(client dynamo.Client, out, errOut io.Writer, cfg Config) *Session {
 	if cfg.Format == "" {
 		cfg.Format = "table"
@@ -134,10 +126,10 @@ func New(client dynamo.Client, out, errOut io.Writer, cfg Config) *Session {
 	if cfg.Stats == "" {
 		cfg.Stats = StatsOff
 	}
-	return &Session{Client: client, Catalog: dynamo.NewCatalog(client), out: out, errOut: errOut, Mem: memory.DefaultAllocator,
-		Format: cfg.Format, Stats: cfg.Stats, Options: cfg.Plan, FormatOptions: cfg.FormatOptions,
-		MaxRCU: cfg.MaxRCU, rateLimit: cfg.RateLimit, Timeout: cfg.Timeout, readPrice: cfg.ReadPrice, Concurrency: cfg.Concurrency,
-		Progress: cfg.Progress, outRedirected: cfg.OutRedirected, Raw: cfg.Raw}
+	if cfg.Mem == nil {
+		cfg.Mem = memory.DefaultAllocator
+	}
+	return &Session{client: client, catalog: dynamo.NewCatalog(client), cfg: cfg, out: out, errOut: errOut}
 }
 
 // RunScript parses every statement in text, then runs them in order,
@@ -225,20 +217,21 @@ var debugPanics = os.Getenv("DDBSQL_DEBUG") != ""
 // plan compiles a SELECT; catalog failures become exec errors.
 func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, error) {
 	in := planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues, ItemTexts: sel.ItemTexts}
-	p, err := planner.PlanSelect(ctx, s.Catalog, in, s.planOptions())
+	p, err := planner.PlanSelect(ctx, s.catalog, in, s.planOptions())
 	if err != nil {
-		var pe *planner.Error
-		if errors.As(err, &pe) {
-			if pe.Scan != nil && s.ConfirmScan != nil {
+		var pe *diag.Error
+		if errors.As(err, &pe) && pe.Phase == diag.Plan {
+			var need *planner.ScanNeeded
+			if errors.As(pe.Cause, &need) && s.cfg.ConfirmScan != nil {
 				// The notes may change the answer (PK = "x" compares with
 				// an attribute named x): show them with the question.
-				s.printNotes(pe.Notes)
-				if !s.confirmScan(ctx, *pe.Scan) {
+				s.printNotes(need.Notes)
+				if !s.confirmScan(ctx, need.Estimate) {
 					return nil, pe
 				}
 				opts := s.planOptions()
 				opts.AllowScan = true
-				p, err := planner.PlanSelect(ctx, s.Catalog, in, opts)
+				p, err := planner.PlanSelect(ctx, s.catalog, in, opts)
 				if p != nil {
 					p.Notes = nil // shown already
 				}
@@ -254,7 +247,7 @@ func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, 
 // planOptions are the planner options statements plan with: the session's,
 // with the host's CPU count as the parallelism unless one was set.
 func (s *Session) planOptions() planner.Options {
-	opts := s.Options
+	opts := s.cfg.Plan
 	if opts.Parallelism <= 0 {
 		opts.Parallelism = runtime.NumCPU()
 	}
@@ -267,15 +260,15 @@ func (s *Session) confirmScan(ctx context.Context, scan planner.ScanEstimate) bo
 	if st := statementOf(ctx); st != nil {
 		defer st.clock.pause()()
 	}
-	return s.ConfirmScan(ctx, scan)
+	return s.cfg.ConfirmScan(ctx, scan)
 }
 
 func (s *Session) env(stats *engine.Stats) *engine.Env {
-	env := &engine.Env{Client: s.Client, Mem: s.Mem, Stats: stats, Concurrency: s.Concurrency, Budget: s.MaxRCU}
-	env.Raw = s.Raw
-	if s.rateLimit > 0 {
-		if s.limiter == nil || s.limiterRate != s.rateLimit {
-			s.limiter, s.limiterRate = engine.NewRateLimiter(s.rateLimit), s.rateLimit
+	env := &engine.Env{Client: s.client, Mem: s.cfg.Mem, Stats: stats, Concurrency: s.cfg.Concurrency, Budget: s.cfg.MaxRCU}
+	env.Raw = s.cfg.Raw
+	if s.cfg.RateLimit > 0 {
+		if s.limiter == nil || s.limiterRate != s.cfg.RateLimit {
+			s.limiter, s.limiterRate = engine.NewRateLimiter(s.cfg.RateLimit), s.cfg.RateLimit
 		}
 		env.Limiter = s.limiter
 	}

@@ -15,8 +15,8 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
-	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -96,16 +96,12 @@ func runBounded(t *testing.T, ctx context.Context, s *session.Session, sql strin
 	return nil
 }
 
-func errorCode(err error) string {
-	var ee *engine.Error
-	var pe *planner.Error
-	switch {
-	case errors.As(err, &ee):
-		return ee.Code
-	case errors.As(err, &pe):
-		return pe.Code
+func errorCode(err error) diag.Code {
+	var de *diag.Error
+	if errors.As(err, &de) {
+		return de.Code
 	}
-	return fmt.Sprintf("%T", err)
+	return diag.Code(fmt.Sprintf("%T", err))
 }
 
 // TestTimeoutCoversEveryPhase checks that --timeout bounds planning
@@ -138,10 +134,9 @@ func TestTimeoutCoversEveryPhase(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var out, errOut bytes.Buffer
-			s := session.New(stuckClient{Client: db, pass: tc.pass}, &out, &errOut, session.DefaultConfig())
-			s.Timeout = 300 * time.Millisecond
+			s := session.New(stuckClient{Client: db, pass: tc.pass}, &out, &errOut, timeoutConfig(300*time.Millisecond))
 			err := runBounded(t, context.Background(), s, tc.sql)
-			if errorCode(err) != engine.CodeTimeout || !strings.HasPrefix(err.Error(), "statement did not finish within --timeout 300ms") {
+			if errorCode(err) != diag.CodeTimeout || !strings.HasPrefix(err.Error(), "statement did not finish within --timeout 300ms") {
 				t.Fatalf("err = %v (code %s), want the --timeout error", err, errorCode(err))
 			}
 			// Once a read was sent, the error says what the statement
@@ -157,12 +152,11 @@ func TestTimeoutCoversEveryPhase(t *testing.T) {
 // the REPL) composes with --timeout: it stops the statement at once and is
 // reported as a cancellation, not a timeout.
 func TestCancelIsNotTimeout(t *testing.T) {
-	s := session.New(stuckClient{Client: memClient(t)}, &bytes.Buffer{}, &bytes.Buffer{}, session.DefaultConfig())
-	s.Timeout = time.Minute
+	s := session.New(stuckClient{Client: memClient(t)}, &bytes.Buffer{}, &bytes.Buffer{}, timeoutConfig(time.Minute))
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	err := runBounded(t, ctx, s, "SELECT * FROM app WHERE PK = 'WS#acme'")
-	if errorCode(err) != engine.CodeCancelled {
+	if errorCode(err) != diag.CodeCancelled {
 		t.Fatalf("err = %v (code %s), want cancelled", err, errorCode(err))
 	}
 }
@@ -171,11 +165,10 @@ func TestCancelIsNotTimeout(t *testing.T) {
 // answer "Run it? [y/N]" does not count against --timeout.
 func TestConfirmScanPausesTimeout(t *testing.T) {
 	var out bytes.Buffer
-	s := session.New(memClient(t), &out, &bytes.Buffer{}, session.DefaultConfig())
-	s.Format = "csv"
-	s.Timeout = time.Second
+	cfg := timeoutConfig(time.Second)
+	cfg.Format = "csv"
 	asked := 0
-	s.ConfirmScan = func(ctx context.Context, _ planner.ScanEstimate) bool {
+	cfg.ConfirmScan = func(ctx context.Context, _ planner.ScanEstimate) bool {
 		asked++
 		select {
 		case <-time.After(1500 * time.Millisecond): // a user thinking longer than --timeout
@@ -184,6 +177,7 @@ func TestConfirmScanPausesTimeout(t *testing.T) {
 		}
 		return true
 	}
+	s := session.New(memClient(t), &out, &bytes.Buffer{}, cfg)
 	if err := runBounded(t, context.Background(), s, "SELECT PK, SK FROM app WHERE status = 'review'"); err != nil {
 		t.Fatalf("the statement failed after the user said yes: %v", err)
 	}
@@ -206,12 +200,30 @@ func TestTimeoutAfterRefusedAttempts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := session.New(conn.Client, &bytes.Buffer{}, &bytes.Buffer{}, session.DefaultConfig())
-	s.Catalog = dynamo.NewCatalog(memClient(t)) // the table was described before the endpoint went away
-	s.Timeout = 500 * time.Millisecond
+	// The table was described before the endpoint went away.
+	client := describedElsewhere{Client: conn.Client, describer: memClient(t)}
+	s := session.New(client, &bytes.Buffer{}, &bytes.Buffer{}, timeoutConfig(500*time.Millisecond))
 	err = runBounded(t, context.Background(), s, "SELECT * FROM app WHERE PK = 'WS#acme'")
 	want := "cannot reach " + endpoint + " (Query app): connection refused (retried until --timeout 500ms passed)"
-	if errorCode(err) != engine.CodeUnreachable || !strings.HasPrefix(err.Error(), want) {
+	if errorCode(err) != diag.CodeUnreachable || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("err = %v (code %s)\nwant %q", err, errorCode(err), want)
 	}
+}
+
+// timeoutConfig is the default configuration with --timeout d.
+func timeoutConfig(d time.Duration) session.Config {
+	cfg := session.DefaultConfig()
+	cfg.Timeout = d
+	return cfg
+}
+
+// describedElsewhere answers DescribeTable from another backend, and every
+// other call from its own client.
+type describedElsewhere struct {
+	dynamo.Client
+	describer dynamo.Client
+}
+
+func (c describedElsewhere) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, o ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+	return c.describer.DescribeTable(ctx, in, o...)
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
-	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -40,8 +40,8 @@ func assertUnknownCost(t *testing.T, r result, target, budget string) {
 	t.Helper()
 	want := "this statement's estimated cost is unknown (DescribeTable reports 0 items for " + target +
 		"; counts lag by up to six hours), so --max-rcu " + budget + " cannot be guaranteed; nothing was read"
-	var pe *planner.Error
-	if !errors.As(r.Error, &pe) || pe.Msg != want {
+	var pe *diag.Error
+	if !errors.As(r.Error, &pe) || pe.Phase != diag.Plan || pe.Msg != want {
 		t.Fatalf("error %v\nwant message %q", r.Error, want)
 	}
 	if !strings.Contains(pe.Hint, "add a LIMIT") || !strings.Contains(pe.Hint, "EXPLAIN") || !strings.Contains(pe.Hint, "without --max-rcu") {
@@ -51,8 +51,8 @@ func assertUnknownCost(t *testing.T, r result, target, budget string) {
 
 func TestUnknownCostBudget(t *testing.T) {
 	db := freshDB(t)
-	withBudget := func(n float64) func(*session.Session) {
-		return func(s *session.Session) { s.Options.AllowScan = true; s.MaxRCU = n }
+	withBudget := func(n float64) func(*session.Config) {
+		return func(cfg *session.Config) { cfg.Plan.AllowScan = true; cfg.MaxRCU = n }
 	}
 	scans := func() int64 {
 		return db.Requests("Scan") + db.Requests("Query") + db.Requests("GetItem") + db.Requests("BatchGetItem")
@@ -82,7 +82,7 @@ func TestUnknownCostBudget(t *testing.T) {
 		// 5 items in at most one more page: the read is bounded, so it may
 		// start under any budget; the runtime check guards the budget.
 		for _, segments := range []int{1, 2} {
-			r := mustRun(t, db, func(s *session.Session) { withBudget(1)(s); s.Options.Segments = segments }, "SELECT * FROM app LIMIT 5")
+			r := mustRun(t, db, func(cfg *session.Config) { withBudget(1)(cfg); cfg.Plan.Segments = segments }, "SELECT * FROM app LIMIT 5")
 			if len(r.rows()) != 5 || r.Stats.RCU > 1 || r.Stats.ItemsRead > int64(5*segments) {
 				t.Fatalf("LIMIT 5, %d segments, under --max-rcu 1: %d rows, %d items read, %v RCU", segments, len(r.rows()), r.Stats.ItemsRead, r.Stats.RCU)
 			}
@@ -104,13 +104,13 @@ func TestUnknownCostBudget(t *testing.T) {
 			mustRun(t, db, withBudget(1), sql)
 		}
 		r := run(t, db, withBudget(1), "SELECT * FROM app WHERE PK = 'WS#acme' AND SK IN ('META', 'DOC#0001', 'DOC#0002')")
-		var pe *planner.Error
-		if !errors.As(r.Error, &pe) || pe.Code != planner.CodeBudget || !strings.Contains(pe.Msg, "at least 1.5 RCU") {
+		var pe *diag.Error
+		if !errors.As(r.Error, &pe) || pe.Phase != diag.Plan || pe.Code != diag.CodeBudget || !strings.Contains(pe.Msg, "at least 1.5 RCU") {
 			t.Fatalf("3 keys are at least 1.5 RCU, over a budget of 1: %v", r.Error)
 		}
 		r = run(t, db, withBudget(100), "SELECT * FROM app WHERE PK = 'WS#big'")
-		var ee *engine.Error
-		if !errors.As(r.Error, &ee) || ee.Code != engine.CodeBudget || r.Stats.RCU <= 100 {
+		var ee *diag.Error
+		if !errors.As(r.Error, &ee) || ee.Code != diag.CodeBudget || r.Stats.RCU <= 100 {
 			t.Fatalf("a Query of unknown size must stop once it crosses the budget: %v (%+v)", r.Error, r.Stats)
 		}
 	})
@@ -130,8 +130,8 @@ func TestUnknownCostBudget(t *testing.T) {
 		}
 		var asked []planner.ScanEstimate
 		var mu sync.Mutex
-		run(t, db, func(s *session.Session) {
-			s.ConfirmScan = func(_ context.Context, est planner.ScanEstimate) bool {
+		run(t, db, func(cfg *session.Config) {
+			cfg.ConfirmScan = func(_ context.Context, est planner.ScanEstimate) bool {
 				mu.Lock()
 				asked = append(asked, est)
 				mu.Unlock()

@@ -10,7 +10,12 @@
 //     its parts, the parent assembles them), the module root included:
 //     the root is every package's parent, so nothing may import it;
 //   - test-only packages (the dynalite launcher, fixtures, the replay
-//     server, memtest, difftest) are imported only by _test.go files.
+//     server, memtest, difftest) are imported only by _test.go files;
+//   - the planner is pure: no non-test file of planner/... imports a
+//     package that asks the host (os, runtime, net, randomness, the AWS
+//     configuration loader) or calls time.Now, time.Since or a timer, so a
+//     plan is a function of its statement, catalog and planner.Options
+//     (purity_test.go).
 //
 // The first two rules apply to a package's own files, its in-package
 // _test.go files included; external test packages (package x_test) are

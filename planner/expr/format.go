@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"encoding/hex"
 	"strconv"
 	"strings"
 
@@ -30,6 +31,8 @@ func LiteralSQL(v value.Value) string {
 			return "TRUE"
 		}
 		return "FALSE"
+	case value.Binary:
+		return "X'" + strings.ToUpper(hex.EncodeToString(v.Bytes())) + "'"
 	}
 	return v.JSON()
 }

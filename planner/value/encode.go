@@ -38,6 +38,16 @@ func AppendBinary(dst []byte, v Value) []byte {
 
 var errCorrupt = errors.New("corrupt encoded value")
 
+// EncodedKind reports the kind of a value encoded by AppendBinary without
+// decoding it; ok is false for an empty or unknown encoding (DecodeBinary
+// then fails too).
+func EncodedKind(b []byte) (k Kind, ok bool) {
+	if len(b) == 0 || Kind(b[0]) > Map {
+		return Missing, false
+	}
+	return Kind(b[0]), true
+}
+
 // DecodeBinary reverses AppendBinary.
 func DecodeBinary(b []byte) (Value, error) {
 	v, rest, err := decode(b)

@@ -109,3 +109,17 @@ func FuzzDecodeBinary(f *testing.F) {
 		}
 	})
 }
+
+func TestEncodedKind(t *testing.T) {
+	for _, v := range []Value{NullValue(), Str("a"), NumTrusted("1"), Bin([]byte{1}), BoolOf(true),
+		ListOf(nil), MapOf(nil), SetOf(StringSet, []Value{Str("a")}), SetOf(NumberSet, nil), SetOf(BinarySet, nil)} {
+		if k, ok := EncodedKind(AppendBinary(nil, v)); !ok || k != v.Kind() {
+			t.Errorf("EncodedKind(%v) = %v, %v", v, k, ok)
+		}
+	}
+	for _, b := range [][]byte{nil, {255}} {
+		if _, ok := EncodedKind(b); ok {
+			t.Errorf("EncodedKind(%v) is ok", b)
+		}
+	}
+}

@@ -36,7 +36,13 @@ func CanonicalNumber(text string) (string, error) {
 	// Decimal.SetString parses exactly: a context's SetString would round to
 	// its precision and let a 100-digit number through as its rounded value.
 	var d apd.Decimal
-	if _, _, err := d.SetString(strings.TrimSpace(text)); err != nil || d.Form != apd.Finite {
+	_, _, err := d.SetString(strings.TrimSpace(text))
+	if err != nil && strings.Contains(err.Error(), "exponent out of range") {
+		// A number, but one whose exponent no decimal type can hold, let
+		// alone DynamoDB's (1E-130 to 9.99E+125 in magnitude).
+		return "", fmt.Errorf("number overflow: %q is outside DynamoDB's range (magnitude 1E-130 to 9.99E+125)", text)
+	}
+	if err != nil || d.Form != apd.Finite {
 		return "", fmt.Errorf("%q is not a number", text)
 	}
 	return FormatDecimal(&d)

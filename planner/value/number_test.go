@@ -56,7 +56,8 @@ func TestCanonicalNumber(t *testing.T) {
 		{"10E125", "", "overflow"},
 		{"1E-131", "", "underflow"},
 		{"0.1E-130", "", "underflow"},
-		{"1E999999999", "", "not a number"}, // beyond apd's exponent range
+		{"1E999999999", "", "outside DynamoDB's range"},  // beyond apd's exponent range: a number, but too large
+		{"1E-999999999", "", "outside DynamoDB's range"}, // and too small
 		{"", "", "not a number"},
 		{" ", "", "not a number"},
 		{"abc", "", "not a number"},

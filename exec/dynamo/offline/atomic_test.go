@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // A failing source, whichever it is, leaves nothing loaded: the tables of
@@ -30,7 +31,7 @@ func TestAllOrNothing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			db := memdb.New()
 			keep(t, db)
-			loadErr(t, db, CodeMissingKey, tc.sources...)
+			loadErr(t, db, diag.CodeMissingKey, tc.sources...)
 			if names := tableNames(t, db); len(names) != 1 || names[0] != "kept" {
 				t.Fatalf("tables after a failed load: %v, want only the table that was there before", names)
 			}
@@ -54,7 +55,7 @@ func TestAllOrNothingWithinModel(t *testing.T) {
 	dir := t.TempDir()
 	p := write(t, dir, "m.json", replaceOnce(workbenchModel, `{"id": {"S": "c2"}, "name": {"S": "Bob"}}`, `{"name": {"S": "Bob"}}`))
 	db := newDB()
-	loadErr(t, db, CodeMissingKey, Source{Path: p})
+	loadErr(t, db, diag.CodeMissingKey, Source{Path: p})
 	if names := tableNames(t, db); len(names) != 0 {
 		t.Fatalf("tables %v", names)
 	}

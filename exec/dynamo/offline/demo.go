@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // demoFS holds demodata: the built-in demo tables that `ddbsql --demo`
@@ -32,7 +33,7 @@ func LoadDemo(ctx context.Context, db *memdb.DB) ([]LoadedTable, error) {
 func loadFS(ctx context.Context, db *memdb.DB, fsys fs.FS, dir string) ([]LoadedTable, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
-		return nil, &Error{Code: CodeIO, Path: dir, Msg: "cannot read the demo data: " + err.Error(), Err: err}
+		return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeIO, Pos: diag.Pos{Source: dir}, Msg: "cannot read the demo data: " + err.Error(), Cause: err}
 	}
 	var sources []Source
 	for _, e := range entries {

@@ -52,10 +52,11 @@ func TestDocumentedDemoQueries(t *testing.T) {
 	}
 	for _, q := range queries {
 		var out, errOut bytes.Buffer
-		s := session.New(db, &out, &errOut, session.DefaultConfig())
-		s.Mem = memtest.Allocator(t)
-		s.Format = "csv"
-		s.Stats = session.StatsOff
+		cfg := session.DefaultConfig()
+		cfg.Mem = memtest.Allocator(t)
+		cfg.Format = "csv"
+		cfg.Stats = session.StatsOff
+		s := session.New(db, &out, &errOut, cfg)
 		if err := s.RunScript(context.Background(), q); err != nil {
 			t.Errorf("%s: %v\n%s", q, err, errOut.String())
 			continue

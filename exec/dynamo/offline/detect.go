@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // kind is a source format.
@@ -36,7 +38,7 @@ const formats = "expected a DynamoDB export folder (with " + summaryFile + "), a
 func detect(fsys fileSystem, p string) (kind, string, error) {
 	st, err := fsys.Stat(p)
 	if err != nil {
-		return 0, "", &Error{Code: CodeIO, Path: p, Msg: "cannot read: " + ioReason(err), Err: err}
+		return 0, "", &diag.Error{Phase: diag.Load, Code: diag.CodeIO, Pos: diag.Pos{Source: p}, Msg: "cannot read: " + ioReason(err), Cause: err}
 	}
 	if st.IsDir() {
 		dir, err := findExport(fsys, p)
@@ -71,9 +73,9 @@ func sniff(fsys fileSystem, p string) (kind, string, error) {
 		return kindArray, p, nil
 	case '{':
 	case '$':
-		return 0, "", &Error{Code: CodeUnknownFormat, Path: p, Msg: "this looks like an Amazon Ion export; ddbsql reads exports in DYNAMODB_JSON format"}
+		return 0, "", &diag.Error{Phase: diag.Load, Code: diag.CodeUnknownFormat, Pos: diag.Pos{Source: p}, Msg: "this looks like an Amazon Ion export; ddbsql reads exports in DYNAMODB_JSON format"}
 	default:
-		return 0, "", &Error{Code: CodeUnknownFormat, Path: p, Msg: "unknown format: the file is not JSON (it starts with " + quoteByte(first) + "); " + formats}
+		return 0, "", &diag.Error{Phase: diag.Load, Code: diag.CodeUnknownFormat, Pos: diag.Pos{Source: p}, Msg: "unknown format: the file is not JSON (it starts with " + quoteByte(first) + "); " + formats}
 	}
 	line, err := br.ReadSlice('\n')
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
@@ -189,9 +191,9 @@ func findExport(fsys fileSystem, dir string) (string, error) {
 		if st, err := fsys.Stat(fsys.Join(dir, "data")); err == nil && st.IsDir() {
 			msg += " (to load an export's data files without their manifests, pass each file with --data and give --key)"
 		}
-		return "", &Error{Code: CodeUnknownFormat, Path: dir, Msg: msg}
+		return "", &diag.Error{Phase: diag.Load, Code: diag.CodeUnknownFormat, Pos: diag.Pos{Source: dir}, Msg: msg}
 	}
-	return "", &Error{Code: CodeUnknownFormat, Path: dir, Msg: "the directory holds " + strconv.Itoa(len(found)) + " exports (" + strings.Join(found, ", ") + "); pass one of them"}
+	return "", &diag.Error{Phase: diag.Load, Code: diag.CodeUnknownFormat, Pos: diag.Pos{Source: dir}, Msg: "the directory holds " + strconv.Itoa(len(found)) + " exports (" + strings.Join(found, ", ") + "); pass one of them"}
 }
 
 func hasManifest(fsys fileSystem, dir string) bool {

@@ -74,7 +74,8 @@
 //     are deleted, no tables are returned and the DB is not frozen. Table
 //     names are checked first: a name already in the DB, or loaded twice,
 //     is an error.
-//   - Errors are *Error with a stable Code and the text
+//   - Errors are *diag.Error of phase load (ParseKeyFlag: config), located
+//     at their file (Pos.Source, Line, Column), with a stable Code and the text
 //     "path[:line[:col]]: message" — truncated or corrupt gzip (with the
 //     last good line), invalid JSON (line and column), an item without a
 //     key attribute, a key of the wrong type, a duplicate key (with the

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
@@ -42,7 +43,7 @@ func (l *loader) loadExport(src Source, dir string, keys []keyAttr) error {
 			return err
 		}
 		if err := json.Unmarshal(data, &sum); err != nil {
-			return jsonError(CodeManifest, summaryPath, data, err)
+			return jsonError(diag.CodeManifest, summaryPath, data, err)
 		}
 		hasSummary = true
 		if err := checkSummary(summaryPath, sum); err != nil {
@@ -61,10 +62,10 @@ func (l *loader) loadExport(src Source, dir string, keys []keyAttr) error {
 		where = summaryPath
 	}
 	if name == "" {
-		return &Error{Code: CodeManifest, Path: where, Msg: "no table name: the export names no table (tableArn); pass name=PATH"}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: where}, Msg: "no table name: the export names no table (tableArn); pass name=PATH"}
 	}
 	if len(keys) == 0 {
-		return &Error{Code: CodeNoKeySchema, Path: where, Msg: "no key schema in " + l.fsys.Base(where) + ": a DynamoDB export does not record the table's key attributes; pass --key PK[,SK]"}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeNoKeySchema, Pos: diag.Pos{Source: where}, Msg: "no key schema in " + l.fsys.Base(where) + ": a DynamoDB export does not record the table's key attributes; pass --key PK[,SK]"}
 	}
 	files, err := l.exportFiles(dir)
 	if err != nil {
@@ -86,7 +87,7 @@ func (l *loader) loadExport(src Source, dir string, keys []keyAttr) error {
 		total += n
 	}
 	if sum.ItemCount != nil && int64(total) != *sum.ItemCount {
-		return &Error{Code: CodeManifest, Path: summaryPath, Msg: fmt.Sprintf("the export has %s, but itemCount says %d (is a data file missing from manifest-files.json?)", plural.Of(total, "item"), *sum.ItemCount)}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: summaryPath}, Msg: fmt.Sprintf("the export has %s, but itemCount says %d (is a data file missing from manifest-files.json?)", plural.Of(total, "item"), *sum.ItemCount)}
 	}
 	return l.done(s)
 }
@@ -95,12 +96,12 @@ func checkSummary(p string, sum exportSummary) error {
 	switch sum.OutputFormat {
 	case "", "DYNAMODB_JSON":
 	case "ION":
-		return &Error{Code: CodeUnknownFormat, Path: p, Msg: "an export in Amazon Ion format; ddbsql reads exports in DYNAMODB_JSON format"}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeUnknownFormat, Pos: diag.Pos{Source: p}, Msg: "an export in Amazon Ion format; ddbsql reads exports in DYNAMODB_JSON format"}
 	default:
-		return &Error{Code: CodeUnknownFormat, Path: p, Msg: "unknown export outputFormat " + quote(sum.OutputFormat) + "; ddbsql reads DYNAMODB_JSON"}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeUnknownFormat, Pos: diag.Pos{Source: p}, Msg: "unknown export outputFormat " + quote(sum.OutputFormat) + "; ddbsql reads DYNAMODB_JSON"}
 	}
 	if sum.ExportType == "INCREMENTAL_EXPORT" {
-		return &Error{Code: CodeUnknownFormat, Path: p, Msg: "an incremental export holds changes, not a table's items; load a full export"}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeUnknownFormat, Pos: diag.Pos{Source: p}, Msg: "an incremental export holds changes, not a table's items; load a full export"}
 	}
 	return nil
 }
@@ -119,12 +120,12 @@ func (l *loader) exportFiles(dir string) ([]exportFile, error) {
 		}
 		var f exportFile
 		if err := json.Unmarshal(line, &f); err != nil {
-			e := jsonError(CodeManifest, p, line, err)
-			e.Line += i
+			e := jsonError(diag.CodeManifest, p, line, err)
+			e.Pos.Line += i
 			return nil, e
 		}
 		if f.DataFileS3Key == "" {
-			return nil, &Error{Code: CodeManifest, Path: p, Line: i + 1, Msg: "no dataFileS3Key"}
+			return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: p, Line: i + 1}, Msg: "no dataFileS3Key"}
 		}
 		f.line = i + 1
 		files = append(files, f)
@@ -136,7 +137,7 @@ func (l *loader) exportFiles(dir string) ([]exportFile, error) {
 func (l *loader) loadDataFile(dir string, f exportFile, s *sink) (int, error) {
 	p, ok := l.dataPath(dir, f.DataFileS3Key)
 	if !ok {
-		return 0, &Error{Code: CodeManifest, Path: l.fsys.Join(dir, filesFile), Line: f.line,
+		return 0, &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: l.fsys.Join(dir, filesFile), Line: f.line},
 			Msg: "data file " + quote(f.DataFileS3Key) + " is not in " + l.fsys.Join(dir, "data") + " (copy the export's data/ folder next to its manifests)"}
 	}
 	d, err := openData(l.fsys, p)
@@ -149,7 +150,7 @@ func (l *loader) loadDataFile(dir string, f exportFile, s *sink) (int, error) {
 		return n, err
 	}
 	if f.ItemCount != nil && int64(n) != *f.ItemCount {
-		return n, &Error{Code: CodeManifest, Path: p, Msg: fmt.Sprintf("has %s, but %s line %d says %d (was the file copied completely?)", plural.Of(n, "item"), filesFile, f.line, *f.ItemCount)}
+		return n, &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: p}, Msg: fmt.Sprintf("has %s, but %s line %d says %d (was the file copied completely?)", plural.Of(n, "item"), filesFile, f.line, *f.ItemCount)}
 	}
 	return n, nil
 }
@@ -182,15 +183,15 @@ func tableFromArn(arn string) string {
 }
 
 // jsonError locates a JSON decoding error in data.
-func jsonError(code, p string, data []byte, err error) *Error {
-	e := &Error{Code: code, Path: p, Msg: "invalid JSON: " + err.Error(), Err: err}
+func jsonError(code diag.Code, p string, data []byte, err error) *diag.Error {
+	e := &diag.Error{Phase: diag.Load, Code: code, Pos: diag.Pos{Source: p}, Msg: "invalid JSON: " + err.Error(), Cause: err}
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		e.Line, e.Col = locate(data, int(se.Offset), 1, 1)
+		e.Pos.Line, e.Pos.Column = locate(data, int(se.Offset), 1, 1)
 	case errors.As(err, &te):
-		e.Line, _ = locate(data, int(te.Offset), 1, 1) // Offset is past the value: no column
+		e.Pos.Line, _ = locate(data, int(te.Offset), 1, 1) // Offset is past the value: no column
 		e.Msg = fmt.Sprintf("%s is a JSON %s, expected %s", fieldName(te), te.Value, jsonTypeName(te.Type))
 	}
 	return e

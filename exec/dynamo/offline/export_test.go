@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 const exportID = "01747000000000-a1b2c3d4"
@@ -119,7 +121,7 @@ func TestLoadExportByManifestPath(t *testing.T) {
 func TestLoadExportWithoutSummary(t *testing.T) {
 	root := t.TempDir()
 	dir := makeExport(t, root, "Users", usersExport, nil)
-	e := loadErr(t, newDB(), CodeManifest, Source{Path: dir, Keys: pkSK})
+	e := loadErr(t, newDB(), diag.CodeManifest, Source{Path: dir, Keys: pkSK})
 	if got, want := strings.ReplaceAll(e.Error(), root, "ROOT"), "ROOT/AWSDynamoDB/"+exportID+"/manifest-files.json: no table name: the export names no table (tableArn); pass name=PATH"; got != want {
 		t.Errorf("error\n got: %s\nwant: %s", got, want)
 	}
@@ -140,34 +142,34 @@ func TestExportErrors(t *testing.T) {
 		summary map[string]any
 		keys    []string
 		edit    func(dir string)
-		code    string
+		code    diag.Code
 		msg     string
 	}{
-		{"no key schema", usersExport, map[string]any{}, nil, nil, CodeNoKeySchema,
+		{"no key schema", usersExport, map[string]any{}, nil, nil, diag.CodeNoKeySchema,
 			"EXP/manifest-summary.json: no key schema in manifest-summary.json: a DynamoDB export does not record the table's key attributes; pass --key PK[,SK]"},
-		{"duplicate across data files", dupFiles, map[string]any{}, pkSK, nil, CodeDuplicateKey,
+		{"duplicate across data files", dupFiles, map[string]any{}, pkSK, nil, diag.CodeDuplicateKey,
 			`EXP/data/zz.json.gz:2: duplicate key PK="USER#u_001", SK="ORDER#2026-04-30": the same key is at EXP/data/bafybeiczss3yxay3o4abnabbb.json.gz:3`},
-		{"item count of a file", shortFiles, map[string]any{}, pkSK, nil, CodeManifest,
+		{"item count of a file", shortFiles, map[string]any{}, pkSK, nil, diag.CodeManifest,
 			"EXP/data/short.json.gz: has 1 item, but manifest-files.json line 2 says 3 (was the file copied completely?)"},
-		{"item count of the export", usersExport, map[string]any{"itemCount": 9}, pkSK, nil, CodeManifest,
+		{"item count of the export", usersExport, map[string]any{"itemCount": 9}, pkSK, nil, diag.CodeManifest,
 			"EXP/manifest-summary.json: the export has 5 items, but itemCount says 9 (is a data file missing from manifest-files.json?)"},
 		{"missing data file", usersExport, map[string]any{}, pkSK, func(dir string) {
 			os.Remove(filepath.Join(dir, "data", "nv3i3gsvmu3zfmfsjcqyhdx4yq.json.gz"))
-		}, CodeManifest, `EXP/manifest-files.json:3: data file "exports/AWSDynamoDB/` + exportID + `/data/nv3i3gsvmu3zfmfsjcqyhdx4yq.json.gz" is not in EXP/data (copy the export's data/ folder next to its manifests)`},
+		}, diag.CodeManifest, `EXP/manifest-files.json:3: data file "exports/AWSDynamoDB/` + exportID + `/data/nv3i3gsvmu3zfmfsjcqyhdx4yq.json.gz" is not in EXP/data (copy the export's data/ folder next to its manifests)`},
 		{"truncated data file", usersExport, map[string]any{}, pkSK, func(dir string) {
 			p := filepath.Join(dir, "data", "nv3i3gsvmu3zfmfsjcqyhdx4yq.json.gz")
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, data[:len(data)-12], 0o644)
-		}, CodeTruncated, "EXP/data/nv3i3gsvmu3zfmfsjcqyhdx4yq.json.gz: truncated gzip data after line 2 (the file ends before the end of the compressed stream; was it copied completely?)"},
-		{"Ion export", usersExport, map[string]any{"outputFormat": "ION"}, pkSK, nil, CodeUnknownFormat,
+		}, diag.CodeTruncated, "EXP/data/nv3i3gsvmu3zfmfsjcqyhdx4yq.json.gz: truncated gzip data after line 2 (the file ends before the end of the compressed stream; was it copied completely?)"},
+		{"Ion export", usersExport, map[string]any{"outputFormat": "ION"}, pkSK, nil, diag.CodeUnknownFormat,
 			"EXP/manifest-summary.json: an export in Amazon Ion format; ddbsql reads exports in DYNAMODB_JSON format"},
-		{"incremental export", usersExport, map[string]any{"exportType": "INCREMENTAL_EXPORT"}, pkSK, nil, CodeUnknownFormat,
+		{"incremental export", usersExport, map[string]any{"exportType": "INCREMENTAL_EXPORT"}, pkSK, nil, diag.CodeUnknownFormat,
 			"EXP/manifest-summary.json: an incremental export holds changes, not a table's items; load a full export"},
 		{"bad manifest line", usersExport, map[string]any{}, pkSK, func(dir string) {
 			p := filepath.Join(dir, "manifest-files.json")
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, append(data, `{"itemCount":"2","dataFileS3Key":"x"}`+"\n"...), 0o644)
-		}, CodeManifest, "EXP/manifest-files.json:4: itemCount is a JSON string, expected a number"},
+		}, diag.CodeManifest, "EXP/manifest-files.json:4: itemCount is a JSON string, expected a number"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -190,7 +192,7 @@ func TestExportErrors(t *testing.T) {
 func TestExportDirectoryErrors(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, "data/part.json.gz", lines(`{"Item":`+lineA+`}`))
-	e := loadErr(t, newDB(), CodeUnknownFormat, Source{Path: root, Keys: pkSK})
+	e := loadErr(t, newDB(), diag.CodeUnknownFormat, Source{Path: root, Keys: pkSK})
 	if got := strings.ReplaceAll(e.Error(), root, "ROOT"); !strings.HasPrefix(got, "ROOT: unknown format: a directory without manifest-summary.json or manifest-files.json;") ||
 		!strings.HasSuffix(got, "(to load an export's data files without their manifests, pass each file with --data and give --key)") {
 		t.Errorf("error %s", got)
@@ -205,7 +207,7 @@ func TestExportDirectoryErrors(t *testing.T) {
 	two := t.TempDir()
 	write(t, two, "a/manifest-files.json", "")
 	write(t, two, "b/manifest-files.json", "")
-	e = loadErr(t, newDB(), CodeUnknownFormat, Source{Path: two, Keys: pkSK})
+	e = loadErr(t, newDB(), diag.CodeUnknownFormat, Source{Path: two, Keys: pkSK})
 	if got, want := strings.ReplaceAll(e.Error(), two, "T"), "T: the directory holds 2 exports (T/a, T/b); pass one of them"; got != want {
 		t.Errorf("error %s, want %s", got, want)
 	}

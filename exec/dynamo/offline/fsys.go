@@ -12,6 +12,8 @@ import (
 	"path"
 	"path/filepath"
 	"strconv"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // fileSystem is where sources are read from: the operating system for
@@ -65,13 +67,13 @@ func (d *dataFile) Close() error { return d.closer.Close() }
 func openData(fsys fileSystem, p string) (*dataFile, error) {
 	f, err := fsys.Open(p)
 	if err != nil {
-		return nil, &Error{Code: CodeIO, Path: p, Msg: "cannot open: " + ioReason(err), Err: err}
+		return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeIO, Pos: diag.Pos{Source: p}, Msg: "cannot open: " + ioReason(err), Cause: err}
 	}
 	br := bufio.NewReaderSize(f, 1<<20)
 	head, err := br.Peek(2)
 	if err != nil && err != io.EOF {
 		f.Close()
-		return nil, &Error{Code: CodeIO, Path: p, Msg: "cannot read: " + err.Error(), Err: err}
+		return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeIO, Pos: diag.Pos{Source: p}, Msg: "cannot read: " + err.Error(), Cause: err}
 	}
 	d := &dataFile{Reader: br, path: p, closer: f}
 	if bytes.Equal(head, gzipMagic) {
@@ -104,7 +106,7 @@ func (d *dataFile) readError(line int, err error) error {
 	if d.gzip && isGzipError(err) {
 		return gzipError(d.path, line, err)
 	}
-	return &Error{Code: CodeIO, Path: d.path, Msg: "read failed: " + err.Error(), Err: err}
+	return &diag.Error{Phase: diag.Load, Code: diag.CodeIO, Pos: diag.Pos{Source: d.path}, Msg: "read failed: " + err.Error(), Cause: err}
 }
 
 func isGzipError(err error) bool {
@@ -124,7 +126,7 @@ func gzipError(p string, line int, err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		msg = "truncated gzip data" + where + " (the file ends before the end of the compressed stream; was it copied completely?)"
 	}
-	return &Error{Code: CodeTruncated, Path: p, Msg: msg, Err: err}
+	return &diag.Error{Phase: diag.Load, Code: diag.CodeTruncated, Pos: diag.Pos{Source: p}, Msg: msg, Cause: err}
 }
 
 func ioReason(err error) string {

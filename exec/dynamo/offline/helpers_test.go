@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 var ctx = context.Background()
@@ -64,16 +65,16 @@ func mustLoad(t testing.TB, db *memdb.DB, sources ...Source) []LoadedTable {
 	return tables
 }
 
-// loadErr loads sources expecting an *Error with code, and returns it.
-func loadErr(t testing.TB, db *memdb.DB, code string, sources ...Source) *Error {
+// loadErr loads sources expecting an *diag.Error with code, and returns it.
+func loadErr(t testing.TB, db *memdb.DB, code diag.Code, sources ...Source) *diag.Error {
 	t.Helper()
 	tables, err := Load(ctx, db, sources)
 	if err == nil {
 		t.Fatalf("Load succeeded (%v), want a %s error", tables, code)
 	}
-	var e *Error
+	var e *diag.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("Load error %T %v, want *Error", err, err)
+		t.Fatalf("Load error %T %v, want *diag.Error", err, err)
 	}
 	if e.Code != code {
 		t.Fatalf("Load error code %s (%v), want %s", e.Code, err, code)

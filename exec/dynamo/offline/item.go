@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -26,7 +27,7 @@ var itemPrefix = []byte(`{"Item":`)
 // itemError is a failed parse: the message and, for invalid JSON, the byte
 // offset in the input where it went wrong (-1 otherwise).
 type itemError struct {
-	code   string
+	code   diag.Code
 	msg    string
 	offset int
 }
@@ -90,10 +91,10 @@ func explainItemError(data []byte, err error) *itemError {
 		if offset >= len(data) {
 			offset = len(data) + 1 // unexpected end: point past the last byte
 		}
-		return &itemError{code: CodeBadJSON, msg: "invalid JSON: " + se.Error(), offset: offset}
+		return &itemError{code: diag.CodeBadJSON, msg: "invalid JSON: " + se.Error(), offset: offset}
 	}
 	bad := func(format string, args ...any) *itemError {
-		return &itemError{code: CodeBadItem, msg: fmt.Sprintf(format, args...), offset: -1}
+		return &itemError{code: diag.CodeBadItem, msg: fmt.Sprintf(format, args...), offset: -1}
 	}
 	var top map[string]json.RawMessage
 	if json.Unmarshal(data, &top) != nil || top == nil {

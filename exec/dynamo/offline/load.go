@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // Load reads every source into db, creating one table per source (one per
@@ -51,7 +52,7 @@ func (l *loader) source(src Source) error {
 	}
 	keys, err := parseKeys(src.Keys)
 	if err != nil {
-		return &Error{Code: CodeBadKeyFlag, Path: src.Path, Msg: "--key: " + err.Error()}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeBadKeyFlag, Pos: diag.Pos{Source: src.Path}, Msg: "--key: " + err.Error()}
 	}
 	k, p, err := detect(l.fsys, src.Path)
 	if err != nil {
@@ -69,13 +70,13 @@ func (l *loader) source(src Source) error {
 // claim reserves a table name for a source.
 func (l *loader) claim(name, from string) error {
 	if !ValidTableName(name) {
-		return &Error{Code: CodeBadName, Path: from, Msg: "cannot use " + quote(name) + " as a table name (3-255 of a-z A-Z 0-9 _ - .); name the table with name=PATH"}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeBadName, Pos: diag.Pos{Source: from}, Msg: "cannot use " + quote(name) + " as a table name (3-255 of a-z A-Z 0-9 _ - .); name the table with name=PATH"}
 	}
 	if prev, ok := l.claimed[name]; ok {
-		return &Error{Code: CodeTableExists, Path: from, Msg: "table " + name + " is also loaded from " + prev + "; name one of them with name=PATH"}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeTableExists, Pos: diag.Pos{Source: from}, Msg: "table " + name + " is also loaded from " + prev + "; name one of them with name=PATH"}
 	}
 	if _, err := l.db.DescribeTable(l.ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}); err == nil {
-		return &Error{Code: CodeTableExists, Path: from, Msg: "table " + name + " already exists; name this one with name=PATH"}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeTableExists, Pos: diag.Pos{Source: from}, Msg: "table " + name + " already exists; name this one with name=PATH"}
 	}
 	l.claimed[name] = from
 	return nil
@@ -111,7 +112,7 @@ func (l *loader) loadItems(src Source, k kind, keys []keyAttr) error {
 		name = tableNameFromFile(l.fsys.Base(src.Path))
 	}
 	if len(keys) == 0 {
-		return &Error{Code: CodeNoKeySchema, Path: src.Path, Msg: "no key schema in " + l.fsys.Base(src.Path) + ": a file of items does not say which attributes are the table's keys; pass --key PK[,SK]"}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeNoKeySchema, Pos: diag.Pos{Source: src.Path}, Msg: "no key schema in " + l.fsys.Base(src.Path) + ": a file of items does not say which attributes are the table's keys; pass --key PK[,SK]"}
 	}
 	if err := l.claim(name, src.Path); err != nil {
 		return err

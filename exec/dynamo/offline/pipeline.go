@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // The pipeline: a producer goroutine cuts a file into raw items and groups
@@ -119,9 +121,9 @@ func decodeChunk(path string, p itemParser, c *chunk) decoded {
 	for _, r := range c.items {
 		item, ierr := p.parse(r.data)
 		if ierr != nil {
-			e := &Error{Code: ierr.code, Path: path, Line: r.line, Msg: ierr.msg}
+			e := &diag.Error{Phase: diag.Load, Code: ierr.code, Pos: diag.Pos{Source: path, Line: r.line}, Msg: ierr.msg}
 			if ierr.offset >= 0 {
-				e.Line, e.Col = locate(r.data, ierr.offset, r.line, r.col)
+				e.Pos.Line, e.Pos.Column = locate(r.data, ierr.offset, r.line, r.col)
 			}
 			d.err = e
 			return d

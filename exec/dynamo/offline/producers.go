@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // maxLine bounds one line of a DynamoDB-JSON lines file (an item is at
@@ -28,7 +30,7 @@ func produceLines(d *dataFile) produceFunc {
 			frag, err := br.ReadSlice('\n')
 			if errors.Is(err, bufio.ErrBufferFull) {
 				if len(long)+len(frag) > maxLine {
-					return &Error{Code: CodeBadJSON, Path: d.path, Line: line + 1, Msg: "line is longer than 16 MiB: not a DynamoDB-JSON item per line"}
+					return &diag.Error{Phase: diag.Load, Code: diag.CodeBadJSON, Pos: diag.Pos{Source: d.path, Line: line + 1}, Msg: "line is longer than 16 MiB: not a DynamoDB-JSON item per line"}
 				}
 				long = append(long, frag...)
 				continue
@@ -109,12 +111,12 @@ func produceJSON(path string, data []byte, array bool) produceFunc {
 		dec := json.NewDecoder(bytes.NewReader(body[start:]))
 		lc := newLineCounter(body)
 		fail := func(err error) error {
-			e := &Error{Code: CodeBadJSON, Path: path, Msg: "invalid JSON: " + err.Error(), Err: err}
+			e := &diag.Error{Phase: diag.Load, Code: diag.CodeBadJSON, Pos: diag.Pos{Source: path}, Msg: "invalid JSON: " + err.Error(), Cause: err}
 			var se *json.SyntaxError
 			if errors.As(err, &se) {
-				e.Line, e.Col = lc.at(start + int(se.Offset)) // a Decoder reports the offending byte's offset
+				e.Pos.Line, e.Pos.Column = lc.at(start + int(se.Offset)) // a Decoder reports the offending byte's offset
 			} else if errors.Is(err, io.ErrUnexpectedEOF) {
-				e.Line, e.Col = lc.at(len(body))
+				e.Pos.Line, e.Pos.Column = lc.at(len(body))
 				e.Msg = "invalid JSON: the document ends in the middle of a value"
 			}
 			return e
@@ -144,7 +146,7 @@ func produceJSON(path string, data []byte, array bool) produceFunc {
 		}
 		if off := skipSpace(body, start+int(dec.InputOffset())); off < len(body) {
 			line, col := lc.at(off)
-			return &Error{Code: CodeBadJSON, Path: path, Line: line, Col: col,
+			return &diag.Error{Phase: diag.Load, Code: diag.CodeBadJSON, Pos: diag.Pos{Source: path, Line: line, Column: col},
 				Msg: "invalid JSON: unexpected " + quoteByte(body[off]) + " after " + what}
 		}
 		return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
 )
 
@@ -104,18 +105,18 @@ func (s *sink) checkKeys(item map[string]types.AttributeValue, p pos) error {
 			if i == 1 {
 				role = "sort key"
 			}
-			return at(CodeMissingKey, p, "item has no %s %s (table %s has key %s)", role, k.Name, s.spec.name, keyNames(s.spec.keys))
+			return at(diag.CodeMissingKey, p, "item has no %s %s (table %s has key %s)", role, k.Name, s.spec.name, keyNames(s.spec.keys))
 		}
 		tag := typeTag(av)
 		if k.Type == "" {
 			if _, ok := scalarType(tag); !ok {
-				return at(CodeKeyType, p, "key %s is a %s; key attributes must be S, N or B", k.Name, tag)
+				return at(diag.CodeKeyType, p, "key %s is a %s; key attributes must be S, N or B", k.Name, tag)
 			}
 			k.Type, s.typeFrom[i] = types.ScalarAttributeType(tag), p
 			continue
 		}
 		if tag != string(k.Type) {
-			return at(CodeKeyType, p, "key %s is %s here, but the table's %s is %s (%s)", k.Name, tag, k.Name, k.Type, s.typeOrigin(i))
+			return at(diag.CodeKeyType, p, "key %s is %s here, but the table's %s is %s (%s)", k.Name, tag, k.Name, k.Type, s.typeOrigin(i))
 		}
 	}
 	return nil
@@ -141,7 +142,7 @@ func (s *sink) ensureTable() error {
 		return ctxErr
 	}
 	if err != nil {
-		return &Error{Code: CodeBadModel, Path: s.spec.from, Msg: "cannot create table " + s.spec.name + ": " + apiMessage(err), Err: err}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeBadModel, Pos: diag.Pos{Source: s.spec.from}, Msg: "cannot create table " + s.spec.name + ": " + apiMessage(err), Cause: err}
 	}
 	s.made = true
 	s.created(s.spec.name)
@@ -167,7 +168,7 @@ func (s *sink) checkDuplicate(item map[string]types.AttributeValue, p pos) error
 			desc += k.Name + "=" + keyText(item[k.Name])
 		}
 		prev := pos{path: s.files[first.file], line: int(first.line)}
-		return at(CodeDuplicateKey, p, "duplicate key %s: the same key is at %s", desc, prev)
+		return at(diag.CodeDuplicateKey, p, "duplicate key %s: the same key is at %s", desc, prev)
 	}
 	s.seen[h] = seenAt{file: s.fileID(p.path), line: uint32(p.line)}
 	return nil
@@ -205,10 +206,10 @@ func (s *sink) pinpoint(batchErr error) error {
 	for i, wr := range s.batch {
 		_, err := s.w.PutItem(s.ctx, &dynamodb.PutItemInput{TableName: aws.String(s.spec.name), Item: wr.PutRequest.Item})
 		if err != nil {
-			return &Error{Code: CodeBadItem, Path: s.bpos[i].path, Line: s.bpos[i].line,
-				Msg: "DynamoDB would reject this item: " + apiMessage(err), Err: err}
+			return &diag.Error{Phase: diag.Load, Code: diag.CodeBadItem, Pos: diag.Pos{Source: s.bpos[i].path, Line: s.bpos[i].line},
+				Msg: "DynamoDB would reject this item: " + apiMessage(err), Cause: err}
 		}
 	}
-	return &Error{Code: CodeBadItem, Path: s.bpos[0].path, Line: s.bpos[0].line,
-		Msg: "DynamoDB rejected a batch starting here: " + apiMessage(batchErr), Err: batchErr}
+	return &diag.Error{Phase: diag.Load, Code: diag.CodeBadItem, Pos: diag.Pos{Source: s.bpos[0].path, Line: s.bpos[0].line},
+		Msg: "DynamoDB rejected a batch starting here: " + apiMessage(batchErr), Cause: batchErr}
 }

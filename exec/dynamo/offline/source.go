@@ -2,9 +2,11 @@ package offline
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
 )
 
@@ -43,15 +45,22 @@ func ParseDataFlag(arg string) Source {
 func ParseKeyFlag(arg string) ([]string, error) {
 	parts := strings.Split(arg, ",")
 	if len(parts) > 2 {
-		return nil, fmt.Errorf("--key %q: give the partition key and at most one sort key, PK[,SK]", arg)
+		return nil, keyFlagError(arg, "give the partition key and at most one sort key, PK[,SK]", nil)
 	}
 	for i, p := range parts {
 		parts[i] = strings.TrimSpace(p)
 	}
 	if _, err := parseKeys(parts); err != nil {
-		return nil, fmt.Errorf("--key %q: %w", arg, err)
+		return nil, keyFlagError(arg, err.Error(), err)
 	}
 	return parts, nil
+}
+
+// keyFlagError is a malformed --key argument: a config-phase error located
+// at the argument, so it reads `--key "a,b,c": why` and a caller that names
+// the argument its own way takes Msg alone.
+func keyFlagError(arg, why string, cause error) *diag.Error {
+	return &diag.Error{Phase: diag.Config, Code: diag.CodeBadKeyFlag, Pos: diag.Pos{Source: "--key " + strconv.Quote(arg)}, Msg: why, Cause: cause}
 }
 
 // keyAttr is one key attribute: its name and type ("" until known).

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // A NoSQL Workbench data model (Export data model in the Workbench):
@@ -55,13 +57,13 @@ func (l *loader) loadWorkbench(src Source, keys []keyAttr) error {
 	}
 	var m wbModel
 	if err := json.Unmarshal(data, &m); err != nil {
-		return jsonError(CodeBadModel, src.Path, data, err)
+		return jsonError(diag.CodeBadModel, src.Path, data, err)
 	}
 	if len(m.DataModel) == 0 {
-		return &Error{Code: CodeBadModel, Path: src.Path, Msg: "the model has no tables (DataModel is empty)"}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeBadModel, Pos: diag.Pos{Source: src.Path}, Msg: "the model has no tables (DataModel is empty)"}
 	}
 	if src.Table != "" && len(m.DataModel) > 1 {
-		return &Error{Code: CodeBadModel, Path: src.Path, Msg: fmt.Sprintf("name=%s names one table, but the model has %d tables", src.Table, len(m.DataModel))}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeBadModel, Pos: diag.Pos{Source: src.Path}, Msg: fmt.Sprintf("name=%s names one table, but the model has %d tables", src.Table, len(m.DataModel))}
 	}
 	lc := newLineCounter(data)
 	cursor := 0
@@ -72,7 +74,7 @@ func (l *loader) loadWorkbench(src Source, keys []keyAttr) error {
 			return err
 		}
 		if len(keys) > 0 && !sameKeys(keys, spec.keys) {
-			return &Error{Code: CodeKeyMismatch, Path: src.Path, Msg: fmt.Sprintf("--key %s disagrees with table %s's key in the model (%s)", keyNames(keys), spec.name, keyNames(spec.keys))}
+			return &diag.Error{Phase: diag.Load, Code: diag.CodeKeyMismatch, Pos: diag.Pos{Source: src.Path}, Msg: fmt.Sprintf("--key %s disagrees with table %s's key in the model (%s)", keyNames(keys), spec.name, keyNames(spec.keys))}
 		}
 		if err := l.claim(spec.name, src.Path); err != nil {
 			return err
@@ -122,7 +124,7 @@ func wbSpec(src Source, t *wbTable) (*tableSpec, error) {
 		name = src.Table
 	}
 	bad := func(format string, args ...any) error {
-		return &Error{Code: CodeBadModel, Path: src.Path, Msg: "table " + quote(t.TableName) + ": " + fmt.Sprintf(format, args...)}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeBadModel, Pos: diag.Pos{Source: src.Path}, Msg: "table " + quote(t.TableName) + ": " + fmt.Sprintf(format, args...)}
 	}
 	keys, err := wbKeyAttrs(t.KeyAttributes)
 	if err != nil {

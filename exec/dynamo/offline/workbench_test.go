@@ -7,6 +7,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // A model as the NoSQL Workbench exports it (fields it writes that ddbsql
@@ -120,27 +122,28 @@ func TestWorkbenchErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, model string
 		src         Source
-		code, msg   string
+		code        diag.Code
+		msg         string
 	}{
-		{"name for several tables", workbenchModel, Source{Table: "one"}, CodeBadModel,
+		{"name for several tables", workbenchModel, Source{Table: "one"}, diag.CodeBadModel,
 			"DIR/m.json: name=one names one table, but the model has 2 tables"},
-		{"--key disagrees", workbenchModel, Source{Keys: []string{"PK", "SK"}}, CodeKeyMismatch,
+		{"--key disagrees", workbenchModel, Source{Keys: []string{"PK", "SK"}}, diag.CodeKeyMismatch,
 			"DIR/m.json: --key PK, SK disagrees with table Orders's key in the model (pk, sk)"},
-		{"item without its key", strings.Replace(workbenchModel, `{"pk": {"S": "c1"}, "sk": {"S": "o2"}`, `{"pk": {"S": "c1"}`, 1), Source{}, CodeMissingKey,
+		{"item without its key", strings.Replace(workbenchModel, `{"pk": {"S": "c1"}, "sk": {"S": "o2"}`, `{"pk": {"S": "c1"}`, 1), Source{}, diag.CodeMissingKey,
 			"DIR/m.json:38: item has no sort key sk (table Orders has key pk, sk)"},
-		{"duplicate in facets", strings.Replace(workbenchModel, `{"id": {"S": "c2"}, "name": {"S": "Bob"}}`, `{"id": {"S": "c1"}, "name": {"S": "Bob"}}`, 1), Source{}, CodeDuplicateKey,
+		{"duplicate in facets", strings.Replace(workbenchModel, `{"id": {"S": "c2"}, "name": {"S": "Bob"}}`, `{"id": {"S": "c1"}, "name": {"S": "Bob"}}`, 1), Source{}, diag.CodeDuplicateKey,
 			`DIR/m.json:55: duplicate key id="c1": the same key is at DIR/m.json:54`},
-		{"index key of the wrong type", strings.Replace(workbenchModel, `"total": {"N": 12}`, `"total": {"S": "12"}`, 1), Source{}, CodeBadItem,
+		{"index key of the wrong type", strings.Replace(workbenchModel, `"total": {"N": 12}`, `"total": {"S": "12"}`, 1), Source{}, diag.CodeBadItem,
 			"DIR/m.json:39: DynamoDB would reject this item: One or more parameter values were invalid: Type mismatch for Index Key total Expected: N Actual: S IndexName: ByTotal"},
-		{"key type", strings.Replace(workbenchModel, `"AttributeName": "id", "AttributeType": "S"`, `"AttributeName": "id", "AttributeType": "M"`, 1), Source{}, CodeBadModel,
+		{"key type", strings.Replace(workbenchModel, `"AttributeName": "id", "AttributeType": "S"`, `"AttributeName": "id", "AttributeType": "M"`, 1), Source{}, diag.CodeBadModel,
 			`DIR/m.json: table "Customers": KeyAttributes: id has type "M"; key attributes are S, N or B`},
-		{"projection", strings.Replace(workbenchModel, `"KEYS_ONLY"`, `"SOME"`, 1), Source{}, CodeBadModel,
+		{"projection", strings.Replace(workbenchModel, `"KEYS_ONLY"`, `"SOME"`, 1), Source{}, diag.CodeBadModel,
 			`DIR/m.json: table "Orders": index "ByTotal": ProjectionType "SOME" is not ALL, KEYS_ONLY or INCLUDE`},
-		{"no tables", `{"ModelName": "x", "DataModel": []}`, Source{}, CodeBadModel,
+		{"no tables", `{"ModelName": "x", "DataModel": []}`, Source{}, diag.CodeBadModel,
 			"DIR/m.json: the model has no tables (DataModel is empty)"},
-		{"invalid JSON", strings.Replace(workbenchModel, `"TableFacets": [],`, `"TableFacets": [],,`, 1), Source{}, CodeBadModel,
+		{"invalid JSON", strings.Replace(workbenchModel, `"TableFacets": [],`, `"TableFacets": [],,`, 1), Source{}, diag.CodeBadModel,
 			"DIR/m.json:15:25: invalid JSON: invalid character ',' looking for beginning of object key string"},
-		{"wrong JSON type", strings.Replace(workbenchModel, `"TableName": "Customers"`, `"TableName": 7`, 1), Source{}, CodeBadModel,
+		{"wrong JSON type", strings.Replace(workbenchModel, `"TableName": "Customers"`, `"TableName": 7`, 1), Source{}, diag.CodeBadModel,
 			"DIR/m.json:46: DataModel.TableName is a JSON number, expected a string"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,8 +3,8 @@
 // instead of the SDK's []map[string]types.AttributeValue followed by a
 // conversion (~10× slower, ~74 allocations per item).
 //
-// Phase: exec. Reader is a rawpage.Reader (set as exec.Env.Raw, or
-// session.Session.Raw); it also decodes GetItem and BatchGetItem bodies
+// Phase: exec. Reader is a rawpage.Reader (set as engine.Env.Raw, or
+// session.Config.Raw); it also decodes GetItem and BatchGetItem bodies
 // (Reader.GetItem, Reader.BatchGetItem), which exec does not call yet. It
 // imports exec/dynamo/rawpage (the contract, and the SDK path's item batch
 // it falls back to), exec/columnar and planner/value, never exec or

@@ -52,13 +52,14 @@ func TestEndToEndDynalite(t *testing.T) {
 	}
 	run := func(t *testing.T, sql, format string, segments int, raw bool) string {
 		var out bytes.Buffer
-		s := session.New(client, &out, io.Discard, session.DefaultConfig())
-		s.Format = format
-		s.Options.AllowScan = true
-		s.Options.Segments = segments
+		cfg := session.DefaultConfig()
+		cfg.Format = format
+		cfg.Plan.AllowScan = true
+		cfg.Plan.Segments = segments
 		if raw {
-			s.Raw = New(client)
+			cfg.Raw = New(client)
 		}
+		s := session.New(client, &out, io.Discard, cfg)
 		if err := s.RunScript(ctx, sql); err != nil {
 			t.Fatalf("%s (raw %v): %v", sql, raw, err)
 		}

@@ -141,11 +141,12 @@ func TestPanicInDecoderDynalite(t *testing.T) {
 	} {
 		run := func() (string, error) {
 			var out bytes.Buffer
-			s := session.New(client, &out, io.Discard, session.DefaultConfig())
-			s.Raw = New(client)
-			s.Mem = memtest.Allocator(t)
-			s.Format = "csv"
-			s.Options.AllowScan, s.Options.Segments = true, tc.segments
+			cfg := session.DefaultConfig()
+			cfg.Raw = New(client)
+			cfg.Mem = memtest.Allocator(t)
+			cfg.Format = "csv"
+			cfg.Plan.AllowScan, cfg.Plan.Segments = true, tc.segments
+			s := session.New(client, &out, io.Discard, cfg)
 			err := s.RunScript(context.Background(), tc.sql)
 			return out.String(), err
 		}

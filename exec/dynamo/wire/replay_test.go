@@ -37,13 +37,14 @@ func TestEndToEndReplay(t *testing.T) {
 		var outs [2]string
 		for i, raw := range []bool{false, true} {
 			var out bytes.Buffer
-			s := session.New(client, &out, io.Discard, session.DefaultConfig())
-			s.Format = "json"
-			s.Options.AllowScan = true
-			s.Options.Segments = st.segments
+			cfg := session.DefaultConfig()
+			cfg.Format = "json"
+			cfg.Plan.AllowScan = true
+			cfg.Plan.Segments = st.segments
 			if raw {
-				s.Raw = New(client)
+				cfg.Raw = New(client)
 			}
+			s := session.New(client, &out, io.Discard, cfg)
 			if err := s.RunScript(ctx, st.sql); err != nil {
 				t.Fatalf("%s (raw %v): %v", st.sql, raw, err)
 			}

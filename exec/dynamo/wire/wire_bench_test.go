@@ -242,14 +242,14 @@ func pageKey(k int) map[string]types.AttributeValue {
 // benchSession is a ddbsql session over the replay server: CSV to
 // io.Discard, Scans allowed, segments as given, fast path when raw.
 func benchSession(segments int, raw bool) *session.Session {
-	s := session.New(bench.client, io.Discard, io.Discard, session.DefaultConfig())
-	s.Format = "csv"
-	s.Options.AllowScan = true
-	s.Options.Segments = segments
+	cfg := session.DefaultConfig()
+	cfg.Format = "csv"
+	cfg.Plan.AllowScan = true
+	cfg.Plan.Segments = segments
 	if raw {
-		s.Raw = New(bench.client)
+		cfg.Raw = New(bench.client)
 	}
-	return s
+	return session.New(bench.client, io.Discard, io.Discard, cfg)
 }
 
 func runStatement(b *testing.B, stmt string, segments int, raw bool) {
@@ -406,11 +406,12 @@ func BenchmarkPeakRSS1M(b *testing.B) {
 		}
 	}()
 	var out countingWriter
-	s := session.New(client, &out, io.Discard, session.DefaultConfig())
-	s.Format = "csv"
-	s.Options.AllowScan = true
-	s.Options.Segments = 1
-	s.Raw = New(client)
+	cfg := session.DefaultConfig()
+	cfg.Format = "csv"
+	cfg.Plan.AllowScan = true
+	cfg.Plan.Segments = 1
+	cfg.Raw = New(client)
+	s := session.New(client, &out, io.Discard, cfg)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := s.RunScript(context.Background(), selectStar); err != nil {
