@@ -27,6 +27,9 @@ type binder struct {
 	// using maps a USING column to the FROM item whose value it stands for
 	// when written unqualified (the left side: SQL's coalesced column).
 	using map[string]int
+	// columns numbers the statement's columns (columns.go); shared by the
+	// copies the binder makes of itself for nested clauses.
+	columns *columnIDs
 	// allowAggregates is true where aggregates may appear.
 	allowAggregates bool
 	clause          string // for error messages: "WHERE", "GROUP BY", …
@@ -303,7 +306,7 @@ func (b *binder) resolvePath(p value.Path) (expr.Expr, error) {
 
 // col builds a column reference, qualified when several tables are in scope.
 func (b *binder) col(src int, p value.Path) expr.Column {
-	c := expr.Column{Source: src, Path: p}
+	c := expr.Column{Source: src, Path: p, ID: b.columnID(src, p[0].Name)}
 	if len(b.sources) > 1 {
 		c.Qualifier = b.sources[src].alias
 	}

@@ -115,7 +115,7 @@ func (sp *selectPlanner) finish(node Node, items []expr.Expr, names []string, or
 
 func (sp *selectPlanner) buildStar(node Node, rp *readPlan) (*Plan, error) {
 	// Sort below the Project: ORDER BY may name columns the Project drops
-	// (another table's, with alias.*) or renames (a join's qualified ones).
+	// (another table's, with alias.*).
 	if len(sp.order) > 0 && !rp.orderSatisfied {
 		s := &Sort{Input: node, Keys: sp.order}
 		if sp.count >= 0 {

@@ -240,7 +240,7 @@ func containsKey(keys []map[string]value.Value, k map[string]value.Value) bool {
 // and client filter; the Union passes each item once.
 func (r *reader) union(branches []branch, plans []*readPlan) *readPlan {
 	t := r.from.table
-	u := &Union{Table: t.Name, Source: r.src, Qualify: r.qualify, KeyAttrs: t.KeyNames()}
+	u := &Union{Table: t.Name, Source: r.src, KeyAttrs: t.KeyNames()}
 	for i, rp := range plans {
 		u.Branches = append(u.Branches, withFilter(rp.node, rp.client))
 		u.Conditions = append(u.Conditions, expr.And(branches[i]))

@@ -62,6 +62,17 @@
 //   - Function calls are bound against the function catalogue
 //     (planner/funcs), which exec implements; the planner never asks the
 //     executor what a function is.
+//   - Columns have identity (columns.go). The binder numbers a statement's
+//     columns densely from 1, one expr.ColumnID per FROM item and
+//     top-level attribute, and every column reference carries its ID, so
+//     exec reads a cell by the slot its ID is bound to, never by name.
+//     Items are schemaless: which attributes a page holds (and so where a
+//     column is in a batch) is only known when it arrives, so the plan
+//     fixes identities, not offsets; exec binds IDs to a batch's columns
+//     once per batch. A node's rows carry the attributes of the FROM items
+//     FromItems lists, in that order; a projection's or an aggregation's
+//     columns are positions, read by expr.Ref. ClientExprs and Uses say
+//     what each node evaluates and which columns it reads.
 //   - Errors are *diag.Error of phase plan with a stable Code; the error
 //     of a refused Scan has a *ScanNeeded cause (what the Scan would read).
 //   - A double-quoted name is a name, never a string, even where a value

@@ -217,6 +217,9 @@ func planText(cat planner.Catalog, sql string, opts planner.Options, strict bool
 		}
 		return "error: " + err.Error() + "\n"
 	}
+	if err := checkColumnIDs(p); err != nil {
+		return "column IDs are wrong: " + err.Error() + "\n"
+	}
 	return planner.Explain(p)
 }
 

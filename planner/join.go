@@ -225,7 +225,7 @@ func (jp *joinPlanner) scanReadError(s int) error {
 }
 
 func (jp *joinPlanner) reader(s int, opts Options) *reader {
-	return &reader{src: s, from: jp.sp.froms[s], conjuncts: jp.perSource[s], opts: opts, qualify: true}
+	return &reader{src: s, from: jp.sp.froms[s], conjuncts: jp.perSource[s], opts: opts}
 }
 
 // stepFor gathers the keys and residual conditions for joining item next:

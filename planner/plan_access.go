@@ -23,14 +23,12 @@ const (
 // for what remains of it: Limit is the request's total) and re-sends
 // UnprocessedKeys.
 type Access struct {
-	Op     Op
-	Table  string
-	Index  string // "" for the base table
-	Source int    // FROM item this access reads
-	// Qualify names output columns by Source (joins); otherwise columns
-	// are the attribute names.
-	Qualify bool
-
+	Op    Op
+	Table string
+	Index string // "" for the base table
+	// Source is the FROM item this access reads; its rows' columns are
+	// that item's attributes, by name (see FromItems).
+	Source  int
 	Gets    []*dynamodb.GetItemInput
 	Batches []*dynamodb.BatchGetItemInput
 	Queries []*dynamodb.QueryInput // several: one per partition key value (IN)

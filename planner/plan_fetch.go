@@ -12,7 +12,6 @@ import (
 type Fetch struct {
 	Input      Node
 	Source     int
-	Qualify    bool
 	Table      string
 	KeyAttrs   []string
 	Projection *string // nil: all attributes

@@ -21,7 +21,6 @@ type Union struct {
 	Conditions []expr.Expr
 	Table      string
 	Source     int
-	Qualify    bool
 	// KeyAttrs are the table's key attributes: every branch reads them.
 	KeyAttrs []string
 	// Drives, when the union starts a join, says why (for EXPLAIN).

@@ -20,8 +20,6 @@ type reader struct {
 	from      fromItem
 	conjuncts []expr.Expr
 	opts      Options
-	// qualify names the access's output columns by source, as joins need.
-	qualify bool
 }
 
 // readPlan is the DynamoDB side of a SELECT on one table.
@@ -220,7 +218,7 @@ func (r *reader) planGet(req readRequest, keys []map[string]value.Value, usedIdx
 		// requested keys (to keep the IN-list order), so it needs them.
 		spec.projection = ddbexpr.ReducePaths(append(spec.projection, keyPaths(t.KeyNames(), nil)...))
 	}
-	a := &Access{Table: t.Name, Source: r.src, Qualify: r.qualify, KeyAttrs: t.KeyNames(), KeyConditions: r.pick(usedIdx)}
+	a := &Access{Table: t.Name, Source: r.src, KeyAttrs: t.KeyNames(), KeyConditions: r.pick(usedIdx)}
 	var err error
 	if len(keys) == 1 {
 		a.Op = OpGetItem
@@ -319,7 +317,7 @@ func (r *reader) planQuery(req readRequest, qc queryChoice) (*readPlan, error) {
 			spec.projection = ddbexpr.ReducePaths(append(spec.projection, value.Path{{Name: merge.Attr}}))
 		}
 	}
-	a := &Access{Op: OpQuery, Table: t.Name, Source: r.src, Qualify: r.qualify, Index: qc.path.name(), KeyAttrs: t.KeyNames(),
+	a := &Access{Op: OpQuery, Table: t.Name, Source: r.src, Index: qc.path.name(), KeyAttrs: t.KeyNames(),
 		Merge: merge, Count: rp.counted, KeyConditions: r.pick(usedIdx), Filters: filters,
 		singleItem: qc.skCond != nil && qc.skCond.op == keyEq}
 	for _, pv := range pkValues {
@@ -355,7 +353,7 @@ func (r *reader) planScan(req readRequest, p path, coverNeed needs) (*readPlan, 
 		spec.projection = req.need.projection(client, t, r.src)
 	}
 	segments := r.segments(p)
-	a := &Access{Op: OpScan, Table: t.Name, Source: r.src, Qualify: r.qualify, Index: p.name(), KeyAttrs: t.KeyNames(),
+	a := &Access{Op: OpScan, Table: t.Name, Source: r.src, Index: p.name(), KeyAttrs: t.KeyNames(),
 		Count: rp.counted, Filters: filters}
 	for seg := 0; seg < segments; seg++ {
 		in, err := spec.scan(int32(seg), int32(segments))
@@ -378,7 +376,7 @@ func (r *reader) fetchNode(a *Access, need needs, client []expr.Expr) Node {
 		spec.projection = ddbexpr.ReducePaths(append(spec.projection, keyPaths(t.KeyNames(), nil)...))
 	}
 	proj, names, _ := spec.projectionOnly()
-	return &Fetch{Input: a, Source: r.src, Qualify: r.qualify, Table: t.Name, KeyAttrs: t.KeyNames(), Projection: proj, Names: names, Consistent: r.opts.Consistent}
+	return &Fetch{Input: a, Source: r.src, Table: t.Name, KeyAttrs: t.KeyNames(), Projection: proj, Names: names, Consistent: r.opts.Consistent}
 }
 
 func keyPaths(keys []string, merge *MergeOrder) []value.Path {

@@ -105,7 +105,7 @@ func (sp *selectPlanner) resolveFrom(written map[string]parser.Path) error {
 	}
 	if isDual(ast.From) {
 		// SELECT without FROM (MySQL reads it as FROM dual): one empty row.
-		sp.b = &binder{paths: paths}
+		sp.b = &binder{paths: paths, columns: &columnIDs{}}
 		sp.noTable = true
 		return nil
 	}
@@ -114,7 +114,7 @@ func (sp *selectPlanner) resolveFrom(written map[string]parser.Path) error {
 		return err
 	}
 	sp.steps = steps
-	sp.b = &binder{paths: paths}
+	sp.b = &binder{paths: paths, columns: &columnIDs{}}
 	for _, ate := range items {
 		from, err := fromTable(sp.ctx, sp.cat, ate)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/eval"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -40,6 +41,21 @@ type aggregateOp struct {
 	groupSlab []group
 	accSlab   []accumulator
 	aggNames  []string
+}
+
+func newAggregateOp(env *Env, n *planner.Aggregate, input Operator) *aggregateOp {
+	return &aggregateOp{env: env, node: n, input: input, row: newBatchRow(aggregateExprs(n)...)}
+}
+
+// aggregateExprs are the expressions an aggregation evaluates per row.
+func aggregateExprs(n *planner.Aggregate) []expr.Expr {
+	exprs := append([]expr.Expr(nil), n.Groups...)
+	for _, a := range n.Aggs {
+		if a.Arg != nil {
+			exprs = append(exprs, a.Arg)
+		}
+	}
+	return exprs
 }
 
 // newGroup makes a group, carving groups and their accumulator lists out of

@@ -18,27 +18,21 @@ import (
 // groups with exactly the bytes appendGroupKey would produce, so batches
 // taking the fast and the general path share groups.
 
-// fastColumn is a top-level attribute read by a group key or an aggregate.
-type fastColumn struct {
-	source int
-	name   string
-}
-
 // fastPlan says which attribute each group key and aggregate reads; ok is
 // false when any of them is more than a plain attribute.
 type fastPlan struct {
 	ok     bool
-	groups []fastColumn
-	args   []*fastColumn // nil: COUNT(*)
+	groups []expr.ColumnID
+	args   []*expr.ColumnID // nil: COUNT(*)
 }
 
 func planFast(groups []expr.Expr, aggs []expr.Aggregate) fastPlan {
-	plain := func(e expr.Expr) (fastColumn, bool) {
+	plain := func(e expr.Expr) (expr.ColumnID, bool) {
 		c, ok := e.(expr.Column)
 		if !ok || len(c.Path) != 1 || c.Path[0].IsIndex {
-			return fastColumn{}, false
+			return expr.NoColumn, false
 		}
-		return fastColumn{source: c.Source, name: c.Path[0].Name}, true
+		return c.ID, true
 	}
 	fp := fastPlan{ok: true}
 	for _, g := range groups {
@@ -60,23 +54,6 @@ func planFast(groups []expr.Expr, aggs []expr.Aggregate) fastPlan {
 		fp.args = append(fp.args, &fc)
 	}
 	return fp
-}
-
-// column finds an attribute's column in the current batch; ok is false when
-// the batch lacks it (every row is missing it).
-func (r *batchRow) column(fc fastColumn) (columnar.Column, bool) {
-	if r.bySource != nil {
-		c, ok := r.bySource[fc.source][fc.name]
-		if !ok {
-			return columnar.Column{}, false
-		}
-		return r.cols[c], true
-	}
-	c, ok := r.byName[fc.name]
-	if !ok {
-		return columnar.Column{}, false
-	}
-	return r.cols[c], true
 }
 
 // appendCellKey appends the group key bytes of row i of a column: the same
@@ -161,7 +138,7 @@ func (op *aggregateOp) foldFast(in arrow.RecordBatch) error {
 }
 
 // foldColumn adds one aggregate's input column to each row's group.
-func (op *aggregateOp) foldColumn(a int, arg *fastColumn, rowGroups []*group) error {
+func (op *aggregateOp) foldColumn(a int, arg *expr.ColumnID, rowGroups []*group) error {
 	if arg == nil { // COUNT(*)
 		for _, g := range rowGroups {
 			g.accs[a].(*countAcc).n++

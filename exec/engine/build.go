@@ -31,6 +31,9 @@ func buildWith(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 }
 
 func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
+	if c, ok := unnumbered(planner.ClientExprs(n)...); ok {
+		return nil, execErrorf(diag.CodeInternal, "column %s has no column ID", c)
+	}
 	switch t := n.(type) {
 	case *planner.Access:
 		return buildAccess(env, t), nil
@@ -62,18 +65,18 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 	case *planner.Fetch:
 		return &fetchOp{env: env, node: t, input: in}, nil
 	case *planner.Filter:
-		return &filterOp{env: env, pred: t.Pred, input: in}, nil
+		return newFilterOp(env, t.Pred, in), nil
 	case *planner.Aggregate:
-		return &aggregateOp{env: env, node: t, input: in}, nil
+		return newAggregateOp(env, t, in), nil
 	case *planner.Project:
 		if t.Star {
 			return &starOp{env: env, input: in, sources: t.StarSources}, nil
 		}
-		return &projectOp{env: env, exprs: t.Exprs, names: t.Names, input: in}, nil
+		return newProjectOp(env, t.Exprs, t.Names, in), nil
 	case *planner.Distinct:
 		return &distinctOp{env: env, input: in}, nil
 	case *planner.Sort:
-		return &sortOp{env: env, keys: t.Keys, topN: t.TopN, input: in}, nil
+		return newSortOp(env, t.Keys, t.TopN, in), nil
 	case *planner.Limit:
 		return newLimitOp(in, t.Offset, t.Count), nil
 	}

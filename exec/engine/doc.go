@@ -11,13 +11,32 @@
 //     Build picks one read operator per Access from its shape (count,
 //     GetItem, BatchGetItem, parallel segments, IN list merged by sort key,
 //     one request read ahead, pages in order: readOperator). Read operators
-//     name columns by attribute; a read that is one side of a join gets its
-//     columns qualified by FROM item here (qualifyOp). The error type,
+//     name columns by attribute; a join marks each field's FROM item. The
+//     error helpers,
 //     statistics and rate limiter are exec/read's, named here too
 //     (fromread.go) so callers of Build need no second package.
 //   - A union (an OR of key conditions) reads its branches one after
 //     another, building each only when the one before it has ended, and
 //     passes each item once, by primary key.
+//   - Columns are read by ID, never looked up by name per cell
+//     (layout.go). A batch read from one table names its columns by
+//     attribute; a joined batch does too, and marks each field with the
+//     FROM item it belongs to in the field's metadata (set by the join
+//     that builds the batch, kept by every operator that rebuilds rows:
+//     sort, and the joins above). An operator collects the column IDs its
+//     expressions use when it is built, binds them to a batch's columns
+//     once per schema (batchRow.reset), and then reads each cell by index;
+//     eval.Row.Attr takes the ID. A projection passes a plain attribute
+//     through by the index its ID is bound to (sharing the array) and
+//     evaluates only the other expressions; its output columns are
+//     positions and carry no FROM item. A client filter decides an
+//     attribute-literal comparison on the bound Arrow array where the
+//     batch stores the attribute in the literal's plain type, with
+//     exactly eval's results and errors (filtercells.go). SELECT *
+//     passes a single table's batches through and clears the marks of
+//     joined ones (alias.* keeps the columns of its FROM items), so no
+//     mark leaves the engine. A column reference without an ID is an
+//     internal error at Build.
 //   - A batch returned by Next belongs to the caller, who must Release it.
 //     Close is idempotent and safe before the first Next.
 //   - A value read from a batch (columnar.Column.Value, batchRow, and eval

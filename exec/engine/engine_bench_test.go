@@ -56,7 +56,7 @@ func benchRows(n, groups int) []arrow.RecordBatch {
 	return out
 }
 
-func col(name string) expr.Expr { return expr.Column{Path: value.Path{{Name: name}}} }
+func col(name string) expr.Expr { return otQCol(0, name) }
 
 func runBench(b *testing.B, rows int, batches []arrow.RecordBatch, build func(Operator) Operator) {
 	b.ReportAllocs()
@@ -87,7 +87,7 @@ func BenchmarkGroupBy(b *testing.B) {
 			env := &Env{Mem: memory.DefaultAllocator}
 			node := &planner.Aggregate{Groups: []expr.Expr{col("grp")}, Aggs: []expr.Aggregate{
 				{Func: "count"}, {Func: "sum", Arg: col("amount")}}}
-			runBench(b, rows, batches, func(in Operator) Operator { return &aggregateOp{env: env, node: node, input: in} })
+			runBench(b, rows, batches, func(in Operator) Operator { return newAggregateOp(env, node, in) })
 		})
 	}
 }
@@ -98,7 +98,7 @@ func BenchmarkDistinct(b *testing.B) {
 	batches := benchRows(rows, 50)
 	env := &Env{Mem: memory.DefaultAllocator}
 	project := func(in Operator) Operator {
-		return &projectOp{env: env, exprs: []expr.Expr{col("name")}, names: []string{"name"}, input: in}
+		return newProjectOp(env, []expr.Expr{col("name")}, []string{"name"}, in)
 	}
 	runBench(b, rows, batches, func(in Operator) Operator { return &distinctOp{env: env, input: project(in)} })
 }
@@ -109,7 +109,7 @@ func BenchmarkTopN(b *testing.B) {
 	batches := benchRows(rows, 50)
 	env := &Env{Mem: memory.DefaultAllocator}
 	runBench(b, rows, batches, func(in Operator) Operator {
-		return newLimitOp(&sortOp{env: env, keys: []planner.SortKey{{Expr: col("amount"), Desc: true}}, topN: 10, input: in}, 0, 10)
+		return newLimitOp(newSortOp(env, []planner.SortKey{{Expr: col("amount"), Desc: true}}, 10, in), 0, 10)
 	})
 }
 
@@ -120,7 +120,7 @@ func BenchmarkSort(b *testing.B) {
 	batches := benchRows(rows, 50)
 	env := &Env{Mem: memory.DefaultAllocator}
 	runBench(b, rows, batches, func(in Operator) Operator {
-		return &sortOp{env: env, keys: []planner.SortKey{{Expr: col("name")}, {Expr: col("id")}}, input: in}
+		return newSortOp(env, []planner.SortKey{{Expr: col("name")}, {Expr: col("id")}}, 0, in)
 	})
 }
 
@@ -134,18 +134,22 @@ func BenchmarkMinMax(b *testing.B) {
 			env := &Env{Mem: memory.DefaultAllocator}
 			node := &planner.Aggregate{Groups: []expr.Expr{col("grp")}, Aggs: []expr.Aggregate{
 				{Func: "min", Arg: col("name")}, {Func: "max", Arg: col("name")}}}
-			runBench(b, rows, batches, func(in Operator) Operator { return &aggregateOp{env: env, node: node, input: in} })
+			runBench(b, rows, batches, func(in Operator) Operator { return newAggregateOp(env, node, in) })
 		})
 	}
 }
 
-// qualifiedBatches renames the columns of batches to FROM item source's
-// (the names joined rows carry).
+// qualifiedBatches marks the columns of batches as FROM item source's (as
+// joined rows carry them).
 func qualifiedBatches(batches []arrow.RecordBatch, source int) []arrow.RecordBatch {
 	out := make([]arrow.RecordBatch, len(batches))
 	for i, rec := range batches {
 		rec.Retain()
-		out[i] = qualifyBatch(rec, source)
+		from := make([]int, rec.NumCols())
+		for c := range from {
+			from[c] = source
+		}
+		out[i] = withFromItems(rec, from)
 	}
 	return out
 }
@@ -158,8 +162,8 @@ func BenchmarkHashJoin(b *testing.B) {
 	build := qualifiedBatches(benchRows(100_000, 100_000), 1)
 	env := &Env{Mem: memory.DefaultAllocator}
 	node := &planner.HashJoin{Kind: planner.JoinInner,
-		ProbeKeys: []expr.Expr{expr.Column{Source: 0, Path: value.Path{{Name: "grp"}}}},
-		BuildKeys: []expr.Expr{expr.Column{Source: 1, Path: value.Path{{Name: "grp"}}}}}
+		ProbeKeys: []expr.Expr{otQCol(0, "grp")},
+		BuildKeys: []expr.Expr{otQCol(1, "grp")}}
 	runBench(b, rows, probe, func(in Operator) Operator {
 		return newHashJoinOp(env, node, in, &batchesOp{batches: build})
 	})
@@ -173,7 +177,7 @@ func BenchmarkTopNAscending(b *testing.B) {
 	batches := benchRows(rows, 50)
 	env := &Env{Mem: memory.DefaultAllocator}
 	runBench(b, rows, batches, func(in Operator) Operator {
-		return newLimitOp(&sortOp{env: env, keys: []planner.SortKey{{Expr: col("id"), Desc: true}}, topN: 10, input: in}, 0, 10)
+		return newLimitOp(newSortOp(env, []planner.SortKey{{Expr: col("id"), Desc: true}}, 10, in), 0, 10)
 	})
 }
 
@@ -196,5 +200,5 @@ func BenchmarkMaxAscending(b *testing.B) {
 	}
 	env := &Env{Mem: memory.DefaultAllocator}
 	node := &planner.Aggregate{Groups: []expr.Expr{col("grp")}, Aggs: []expr.Aggregate{{Func: "max", Arg: col("ts")}}}
-	runBench(b, rows, batches, func(in Operator) Operator { return &aggregateOp{env: env, node: node, input: in} })
+	runBench(b, rows, batches, func(in Operator) Operator { return newAggregateOp(env, node, in) })
 }

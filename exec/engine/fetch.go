@@ -31,13 +31,14 @@ func (op *fetchOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		if len(items) > 0 {
-			return qualifiedItemsBatch(op.env.Mem, items, op.node.KeyAttrs, outputSource(op.node.Qualify, op.node.Source)), nil
+			return itemsBatch(op.env.Mem, items, op.node.KeyAttrs), nil
 		}
 	}
 }
 
 func (op *fetchOp) fetch(ctx context.Context, rec arrow.RecordBatch) ([]value.Value, error) {
-	row := newBatchRow(rec)
+	row := newBatchRow()
+	row.reset(rec)
 	items := make([]value.Value, rec.NumRows())
 	for i := range items {
 		row.i = i

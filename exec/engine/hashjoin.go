@@ -25,6 +25,8 @@ type hashJoinOp struct {
 	probe    Operator
 	build    Operator
 	source   int // FROM item of the build side
+	probeRow batchRow
+	buildRow batchRow
 	table    map[string][]value.Value
 	retained []arrow.RecordBatch // the build batches table's items point into
 	built    bool
@@ -35,7 +37,8 @@ type hashJoinOp struct {
 func newHashJoinOp(env *Env, n *planner.HashJoin, probe, build Operator) *hashJoinOp {
 	src := buildSource(n)
 	return &hashJoinOp{env: env, node: n, probe: probe, build: build, source: src,
-		emitter: joinEmitter{env: env, kind: n.Kind, source: src, residual: n.Residual}}
+		probeRow: newBatchRow(n.ProbeKeys...), buildRow: newBatchRow(n.BuildKeys...),
+		emitter: newJoinEmitter(env, n.Kind, n.Probe, src, nil, n.Residual)}
 }
 
 // buildSource is the FROM item the build keys read.
@@ -75,7 +78,8 @@ func (op *hashJoinOp) buildTable(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		row := newBatchRow(rec)
+		row := &op.buildRow
+		row.reset(rec)
 		kept := false
 		for i := 0; i < int(rec.NumRows()); i++ {
 			row.i = i
@@ -132,7 +136,8 @@ func (op *hashJoinOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err != nil {
 			return nil, err
 		}
-		row := newBatchRow(rec)
+		row := &op.probeRow
+		row.reset(rec)
 		matches := make([][]value.Value, rec.NumRows())
 		for i := range matches {
 			row.i = i

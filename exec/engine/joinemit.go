@@ -20,11 +20,11 @@ type joinedRow struct {
 	source int
 }
 
-func (r *joinedRow) Attr(source int, name string) value.Value {
-	if source == r.source {
-		return r.item.Attr(name)
+func (r *joinedRow) Attr(id expr.ColumnID) value.Value {
+	if u := r.left.use(id); u.used && u.source == r.source {
+		return r.item.Attr(u.attr)
 	}
-	return r.left.Attr(source, name)
+	return r.left.Attr(id)
 }
 
 func (r *joinedRow) Item(source int) (value.Value, bool) {
@@ -37,19 +37,35 @@ func (r *joinedRow) Item(source int) (value.Value, bool) {
 func (r *joinedRow) Ref(i int) value.Value { return r.left.Ref(i) }
 
 // joinEmitter combines input rows with their matches into output batches.
+// Its output columns are the input's, then the joined items' attributes,
+// each field marked with its FROM item (see layout.go).
 type joinEmitter struct {
 	env      *Env
 	kind     planner.JoinKind
 	source   int
 	keys     []string // the joined table's keys, listed first
 	residual expr.Expr
+	// inputFrom is the FROM item of an input batch read from one table,
+	// whose columns carry none; -1 when the input is itself joined.
+	inputFrom int
+	left      batchRow // the input batch, bound to the residual's columns
+}
+
+func newJoinEmitter(env *Env, kind planner.JoinKind, input planner.Node, source int, keys []string, residual expr.Expr) joinEmitter {
+	inputFrom := -1
+	if from := planner.FromItems(input); len(from) == 1 {
+		inputFrom = from[0]
+	}
+	return joinEmitter{env: env, kind: kind, source: source, keys: keys, residual: residual,
+		inputFrom: inputFrom, left: newBatchRow(residual)}
 }
 
 // emit joins one input batch: matches[i] are the candidate items for row i.
 // Candidates failing the residual do not match; a LEFT join keeps rows
 // without matches, with the joined item's columns NULL.
 func (e *joinEmitter) emit(in arrow.RecordBatch, matches [][]value.Value) ([]arrow.RecordBatch, error) {
-	left := newBatchRow(in)
+	left := &e.left
+	left.reset(in)
 	jr := &joinedRow{left: left, source: e.source}
 	type pair struct {
 		row  int
@@ -86,9 +102,16 @@ func (e *joinEmitter) emit(in arrow.RecordBatch, matches [][]value.Value) ([]arr
 		return nil, nil
 	}
 	attrs := orderedAttrs(attrSet, e.keys)
-	names := append([]string(nil), left.names...)
-	for _, a := range attrs {
-		names = append(names, QualifiedName(e.source, a))
+	names := append(append([]string(nil), left.names...), attrs...)
+	from := make([]int, 0, len(names))
+	for _, f := range left.from {
+		if f < 0 {
+			f = e.inputFrom
+		}
+		from = append(from, f)
+	}
+	for range attrs {
+		from = append(from, e.source)
 	}
 	var out []arrow.RecordBatch
 	b := columnar.NewRowBuilder(e.env.Mem, names)
@@ -107,11 +130,11 @@ func (e *joinEmitter) emit(in arrow.RecordBatch, matches [][]value.Value) ([]arr
 		}
 		b.Append(row)
 		if b.Len() >= e.env.batchRows() {
-			out = append(out, b.Build())
+			out = append(out, withFromItems(b.Build(), from))
 		}
 	}
 	if b.Len() > 0 {
-		out = append(out, b.Build())
+		out = append(out, withFromItems(b.Build(), from))
 	}
 	return out, nil
 }

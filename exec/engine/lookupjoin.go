@@ -27,6 +27,7 @@ type lookupJoinOp struct {
 	node    *planner.LookupJoin
 	input   Operator
 	emitter joinEmitter
+	row     batchRow // an input batch, bound to the probe's columns
 	cache   map[string][]value.Value
 	out     []arrow.RecordBatch
 	done    bool
@@ -34,7 +35,8 @@ type lookupJoinOp struct {
 
 func newLookupJoinOp(env *Env, n *planner.LookupJoin, input Operator) *lookupJoinOp {
 	return &lookupJoinOp{env: env, node: n, input: input, cache: map[string][]value.Value{},
-		emitter: joinEmitter{env: env, kind: n.Kind, source: n.Source, keys: n.KeyAttrs, residual: n.Residual}}
+		row:     newBatchRow(n.Probe),
+		emitter: newJoinEmitter(env, n.Kind, n.Input, n.Source, n.KeyAttrs, n.Residual)}
 }
 
 // pending is an input batch waiting for its lookups.
@@ -130,7 +132,8 @@ func (op *lookupJoinOp) step(ctx context.Context) error {
 // of the right type (NULL, another type, an empty string) never match and
 // are never sent.
 func (op *lookupJoinOp) probe(rec arrow.RecordBatch) (pending, error) {
-	row := newBatchRow(rec)
+	row := &op.row
+	row.reset(rec)
 	p := pending{rec: rec, values: make([]value.Value, rec.NumRows())}
 	for i := range p.values {
 		row.i = i

@@ -153,8 +153,8 @@ func TestFilter(t *testing.T) {
 // otEvalRow shows an otRow to the evaluator.
 type otEvalRow struct{ r otRow }
 
-func (o otEvalRow) Attr(_ int, name string) value.Value { return o.r.get(name) }
-func (o otEvalRow) Item(int) (value.Value, bool)        { return value.MissingValue(), false }
+func (o otEvalRow) Attr(id expr.ColumnID) value.Value { return o.r.get(otColumnOf(id).attr) }
+func (o otEvalRow) Item(int) (value.Value, bool)      { return value.MissingValue(), false }
 func (o otEvalRow) Ref(i int) value.Value {
 	if i < len(o.r.vals) {
 		return o.r.vals[i]
@@ -260,12 +260,12 @@ func TestProject(t *testing.T) {
 	src.check(t)
 }
 
-// SELECT * renames joined (qualified) columns to their attribute names and
-// passes plain batches through.
-func TestStarRenamesQualifiedColumns(t *testing.T) {
+// SELECT * names joined columns by their attributes and passes plain
+// batches through.
+func TestStarNamesJoinedColumnsByAttribute(t *testing.T) {
 	env := otEnv(t)
 	src := otSrc(env,
-		otBatch{names: []string{QualifiedName(0, "a"), QualifiedName(1, "b")}, rows: [][]value.Value{{otN("1"), otS("x")}}},
+		otBatch{names: []string{"a", "b"}, from: []int{0, 1}, rows: [][]value.Value{{otN("1"), otS("x")}}},
 		otBatch{names: []string{"a"}, rows: [][]value.Value{{otN("2")}}},
 	)
 	op := otMustBuild(t, env, &planner.Project{Input: &otLeaf{op: src}, Star: true})
@@ -276,6 +276,20 @@ func TestStarRenamesQualifiedColumns(t *testing.T) {
 	if rows[0].names[0] != "a" || rows[0].names[1] != "b" || rows[0].get("b").Text() != "x" || rows[1].get("a").Text() != "2" {
 		t.Errorf("rows %v / %v", rows[0].names, rows[1].names)
 	}
+	if rows[0].from[0] != -1 || rows[0].from[1] != -1 {
+		t.Errorf("SELECT * rows keep FROM items %v, want none", rows[0].from)
+	}
 	op.Close()
 	src.check(t)
+}
+
+// Operators read columns by the IDs the planner gives them: a reference
+// without one is a planning bug, reported before anything runs.
+func TestUnnumberedColumnIsInternalError(t *testing.T) {
+	env := otEnv(t)
+	src := otSrc(env, otBatch{names: []string{"a"}, rows: [][]value.Value{{otN("1")}}})
+	pred := expr.Binary{Op: expr.OpEq, L: expr.Column{Path: value.Path{{Name: "a"}}}, R: otLit(otN("1"))}
+	if _, err := otBuild(env, &planner.Filter{Input: &otLeaf{op: src}, Pred: pred}); otCode(err) != diag.CodeInternal {
+		t.Fatalf("build error %v, want an internal error", err)
+	}
 }

@@ -13,10 +13,6 @@ import (
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
-func otQCol(source int, name string) expr.Column {
-	return expr.Column{Source: source, Path: value.Path{{Name: name}}}
-}
-
 func otJoinKey(r *rand.Rand) value.Value {
 	switch r.IntN(8) {
 	case 0:
@@ -29,14 +25,13 @@ func otJoinKey(r *rand.Rand) value.Value {
 	return otN([]string{"0", "1", "2", "1.0", "1E0"}[r.IntN(5)])
 }
 
-// otJoinSide builds batches of one FROM item (qualified column names, as
-// the planner's accesses produce for joins): k (key), v (payload), id.
+// otJoinSide builds batches of one FROM item (each column marked with it,
+// as joined rows carry them): k (key), v (payload), id.
 func otJoinSide(r *rand.Rand, source, nbatches int, prefix string) []otBatch {
 	var out []otBatch
 	id := 0
 	for b := 0; b < nbatches; b++ {
-		names := []string{QualifiedName(source, "k"), QualifiedName(source, "v"), QualifiedName(source, "id")}
-		batch := otBatch{names: names}
+		batch := otBatch{names: []string{"k", "v", "id"}, from: []int{source, source, source}}
 		for i, n := 0, r.IntN(12); i < n; i++ {
 			batch.rows = append(batch.rows, []value.Value{otJoinKey(r), otN(strconv.Itoa(r.IntN(5))), otS(prefix + strconv.Itoa(id))})
 			id++
@@ -53,14 +48,15 @@ func otReferenceJoin(t *testing.T, probe, build []otRow, kind planner.JoinKind, 
 	t.Helper()
 	var out []otRow
 	for _, p := range probe {
-		pk := p.get(QualifiedName(0, "k"))
+		pk := p.getFrom(0, "k")
 		matched := false
 		for _, b := range build {
-			bk := b.get(QualifiedName(1, "k"))
+			bk := b.getFrom(1, "k")
 			if pk.IsNull() || bk.IsNull() || !value.Equal(pk, bk) {
 				continue
 			}
-			joined := otRow{names: append(append([]string(nil), p.names...), b.names...), vals: append(append([]value.Value(nil), p.vals...), b.vals...)}
+			joined := otRow{names: append(append([]string(nil), p.names...), b.names...),
+				from: append(append([]int(nil), p.from...), b.from...), vals: append(append([]value.Value(nil), p.vals...), b.vals...)}
 			if residual != nil {
 				tr, err := otTestJoined(residual, joined)
 				if err != nil {
@@ -126,7 +122,7 @@ func TestHashJoinEarlyCloseAndErrors(t *testing.T) {
 	mk := func(source, batches int) []otBatch {
 		var out []otBatch
 		for b := 0; b < batches; b++ {
-			batch := otBatch{names: []string{QualifiedName(source, "k"), QualifiedName(source, "id")}}
+			batch := otBatch{names: []string{"k", "id"}, from: []int{source, source}}
 			for i := 0; i < 20; i++ {
 				batch.rows = append(batch.rows, []value.Value{otN(strconv.Itoa(i % 4)), otN(strconv.Itoa(b*20 + i))})
 			}
@@ -213,11 +209,12 @@ func otTestJoined(pred expr.Expr, row otRow) (bool, error) {
 	return tr == eval.True, err
 }
 
-// otQualifiedRow shows a row with qualified column names to the evaluator.
+// otQualifiedRow shows a joined row to the evaluator.
 type otQualifiedRow struct{ r otRow }
 
-func (o otQualifiedRow) Attr(source int, name string) value.Value {
-	return o.r.get(QualifiedName(source, name))
+func (o otQualifiedRow) Attr(id expr.ColumnID) value.Value {
+	c := otColumnOf(id)
+	return o.r.getFrom(c.source, c.attr)
 }
 func (o otQualifiedRow) Item(int) (value.Value, bool) { return value.MissingValue(), false }
 func (o otQualifiedRow) Ref(int) value.Value          { return value.MissingValue() }

@@ -11,7 +11,9 @@ import (
 	"flag"
 	"io"
 	"math/rand/v2"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,9 +54,11 @@ func otEnv(t *testing.T) *Env {
 
 var otErrInput = errors.New("scripted input failure")
 
-// otBatch is one batch an otSource produces.
+// otBatch is one batch an otSource produces. With from, column c is FROM
+// item from[c]'s, as in joined rows.
 type otBatch struct {
 	names []string
+	from  []int
 	rows  [][]value.Value
 }
 
@@ -99,6 +103,9 @@ func (s *otSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	rb := columnar.NewRowBuilder(s.env.Mem, b.names)
 	for _, r := range b.rows {
 		rb.Append(r)
+	}
+	if b.from != nil {
+		return withFromItems(rb.Build(), b.from), nil
 	}
 	return rb.Build(), nil
 }
@@ -145,9 +152,11 @@ func otMustBuild(t *testing.T, env *Env, n planner.Node) Operator {
 	return op
 }
 
-// otRow is one output row: its column names and values, by position.
+// otRow is one output row: its column names, their FROM items (nil, or -1
+// each, for a single table's row) and values, by position.
 type otRow struct {
 	names []string
+	from  []int
 	vals  []value.Value
 }
 
@@ -161,13 +170,38 @@ func (r otRow) get(name string) value.Value {
 	return value.MissingValue()
 }
 
+// getFrom returns the value of attribute name of FROM item source.
+func (r otRow) getFrom(source int, name string) value.Value {
+	for i, n := range r.names {
+		if n == name && r.fromItem(i) == source {
+			return r.vals[i]
+		}
+	}
+	return value.MissingValue()
+}
+
+func (r otRow) fromItem(c int) int {
+	if r.from == nil {
+		return -1
+	}
+	return r.from[c]
+}
+
+// label names column c for comparisons: its FROM item and attribute.
+func (r otRow) label(c int) string {
+	if f := r.fromItem(c); f >= 0 {
+		return strconv.Itoa(f) + "." + r.names[c]
+	}
+	return r.names[c]
+}
+
 // key renders the row's present columns in name order, for comparisons.
 func (r otRow) key() string {
 	type kv struct{ k, v string }
 	var kvs []kv
-	for i, n := range r.names {
+	for i := range r.names {
 		if r.vals[i].Kind() != value.Missing {
-			kvs = append(kvs, kv{n, otShow(r.vals[i])})
+			kvs = append(kvs, kv{r.label(i), otShow(r.vals[i])})
 		}
 	}
 	for i := 1; i < len(kvs); i++ {
@@ -221,13 +255,14 @@ func otDrain(op Operator) (rows []otRow, batches int, err error) {
 
 func otBatchRows(b arrow.RecordBatch) []otRow {
 	names := make([]string, b.NumCols())
+	from := make([]int, b.NumCols())
 	for c := range names {
-		names[c] = b.ColumnName(c)
+		names[c], from[c] = b.ColumnName(c), fromItemOf(b.Schema().Field(c))
 	}
 	out := make([]otRow, b.NumRows())
 	for i := range out {
 		// Owned: the rows are compared after the batch is released.
-		out[i] = otRow{names: names, vals: columnar.OwnedRow(b, i)}
+		out[i] = otRow{names: names, from: from, vals: columnar.OwnedRow(b, i)}
 	}
 	return out
 }
@@ -237,7 +272,7 @@ func otRowsOf(batches ...otBatch) []otRow {
 	var out []otRow
 	for _, b := range batches {
 		for _, r := range b.rows {
-			out = append(out, otRow{names: b.names, vals: r})
+			out = append(out, otRow{names: b.names, from: b.from, vals: r})
 		}
 	}
 	return out
@@ -257,7 +292,7 @@ func otSameRows(t *testing.T, what string, got, want []otRow) {
 	}
 }
 
-func otCol(name string) expr.Column    { return expr.Column{Path: value.Path{{Name: name}}} }
+func otCol(name string) expr.Column    { return otQCol(0, name) }
 func otLit(v value.Value) expr.Literal { return expr.Literal{Value: v} }
 func otS(s string) value.Value         { return value.Str(s) }
 
@@ -276,4 +311,41 @@ func otCode(err error) diag.Code {
 		return e.Code
 	}
 	return ""
+}
+
+// otQCol reads attribute name of FROM item source, numbered as the
+// planner numbers columns: one ID per FROM item and attribute.
+func otQCol(source int, name string) expr.Column {
+	return expr.Column{Source: source, Path: value.Path{{Name: name}}, ID: otColumnID(source, name)}
+}
+
+// otColumn is what a test's column ID stands for.
+type otColumn struct {
+	source int
+	attr   string
+}
+
+var otColumns = struct {
+	sync.Mutex
+	ids map[otColumn]expr.ColumnID
+	of  []otColumn // by ID
+}{ids: map[otColumn]expr.ColumnID{}, of: []otColumn{{}}}
+
+func otColumnID(source int, attr string) expr.ColumnID {
+	otColumns.Lock()
+	defer otColumns.Unlock()
+	k := otColumn{source: source, attr: attr}
+	if id, ok := otColumns.ids[k]; ok {
+		return id
+	}
+	id := expr.ColumnID(len(otColumns.of))
+	otColumns.ids[k] = id
+	otColumns.of = append(otColumns.of, k)
+	return id
+}
+
+func otColumnOf(id expr.ColumnID) otColumn {
+	otColumns.Lock()
+	defer otColumns.Unlock()
+	return otColumns.of[id]
 }

@@ -33,19 +33,17 @@ func otOwnText(r *rand.Rand) string {
 
 // otOwnInput builds nbatches batches of k (one of a few keys), s (a string),
 // n (a number stored as text: never integral) and seq (input order).
-// Column names are qualified by source when source >= 0, as joined rows
-// carry them.
+// Columns are marked as FROM item source's when source >= 0, as joined
+// rows carry them.
 func otOwnInput(r *rand.Rand, nbatches, source int) []otBatch {
-	name := func(n string) string {
-		if source < 0 {
-			return n
-		}
-		return QualifiedName(source, n)
+	var from []int
+	if source >= 0 {
+		from = []int{source, source, source, source}
 	}
 	var out []otBatch
 	seq := 0
 	for b := 0; b < nbatches; b++ {
-		batch := otBatch{names: []string{name("k"), name("s"), name("n"), name("seq")}}
+		batch := otBatch{names: []string{"k", "s", "n", "seq"}, from: from}
 		for i, rows := 0, r.IntN(9); i < rows; i++ {
 			k := value.MissingValue()
 			if r.IntN(8) > 0 {

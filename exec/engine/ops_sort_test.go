@@ -318,3 +318,27 @@ func TestSortEarlyCloseAndInputError(t *testing.T) {
 		})
 	}
 }
+
+// A sort rebuilds its output batches from rows: joined rows keep the FROM
+// item of every column, also when two inputs have the same column names
+// from different FROM items.
+func TestSortKeepsFromItems(t *testing.T) {
+	env := otEnv(t)
+	in := []otBatch{
+		{names: []string{"a", "b"}, from: []int{0, 1}, rows: [][]value.Value{{otN("2"), otS("x")}}},
+		{names: []string{"a", "b"}, from: []int{0, 0}, rows: [][]value.Value{{otN("1"), otS("y")}}},
+	}
+	src := otSrc(env, in...)
+	op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{op: src}, Keys: []planner.SortKey{{Expr: otQCol(0, "a")}}})
+	got, _, err := otDrain(op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op.Close()
+	src.check(t)
+	want := otRowsOf(in[1], in[0])
+	otSameRows(t, "ORDER BY a", got, want)
+	if b := got[1].getFrom(1, "b"); b.Text() != "x" {
+		t.Errorf("b of FROM item 1 is %v, want x", b.JSON())
+	}
+}

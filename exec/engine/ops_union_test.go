@@ -94,15 +94,15 @@ func TestUnionKeysCompareByValue(t *testing.T) {
 	}
 }
 
-// In a join the branches' columns are named by FROM item.
+// Columns marked with FROM items are told apart by them: the union reads
+// the keys of its own FROM item.
 func TestUnionQualifiedKeys(t *testing.T) {
 	env := otEnv(t)
-	pk, sk := QualifiedName(2, "PK"), QualifiedName(2, "SK")
-	other := QualifiedName(0, "PK")
-	u := &planner.Union{Table: "t", KeyAttrs: []string{"PK", "SK"}, Source: 2, Qualify: true}
-	a := otSrc(env, otBatch{names: []string{pk, sk, other}, rows: [][]value.Value{
+	names, from := []string{"PK", "SK", "PK"}, []int{2, 2, 0}
+	u := &planner.Union{Table: "t", KeyAttrs: []string{"PK", "SK"}, Source: 2}
+	a := otSrc(env, otBatch{names: names, from: from, rows: [][]value.Value{
 		{otS("p"), otS("a"), otS("x")}}})
-	b := otSrc(env, otBatch{names: []string{pk, sk, other}, rows: [][]value.Value{
+	b := otSrc(env, otBatch{names: names, from: from, rows: [][]value.Value{
 		{otS("p"), otS("a"), otS("y")}, {otS("p"), otS("b"), otS("x")}}})
 	u.Branches = []planner.Node{&otLeaf{op: a}, &otLeaf{op: b}}
 	op := otMustBuild(t, env, u)
@@ -111,7 +111,7 @@ func TestUnionQualifiedKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	op.Close()
-	if len(rows) != 2 || rows[1].get(sk).Text() != "b" {
+	if len(rows) != 2 || rows[1].getFrom(2, "SK").Text() != "b" {
 		t.Errorf("rows %v, want p/a from the first branch and p/b", rows)
 	}
 }

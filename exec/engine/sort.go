@@ -23,20 +23,20 @@ import (
 // batch is done, when the rows still in the heap take owned copies of
 // their values and keys and in is cleared (see sortOp).
 type sortedRow struct {
-	in       *sortInput
-	row      int
-	vals     []value.Value // top-N, once owned: the row's values,
-	valNames []string      // named by these
-	keys     []value.Value
-	seq      int64 // arrival order: ties keep it, so sorting is stable
-	evicted  bool  // top-N: pushed out of the heap
+	in        *sortInput
+	row       int
+	vals      []value.Value // top-N, once owned: the row's values,
+	valLayout *rowLayout    // laid out as this
+	keys      []value.Value
+	seq       int64 // arrival order: ties keep it, so sorting is stable
+	evicted   bool  // top-N: pushed out of the heap
 }
 
-func (r *sortedRow) names() []string {
+func (r *sortedRow) layout() *rowLayout {
 	if r.in != nil {
-		return r.in.names
+		return r.in.layout
 	}
-	return r.valNames
+	return r.valLayout
 }
 
 // sortInput is an input batch whose rows are read in place. A full sort
@@ -45,7 +45,7 @@ func (r *sortedRow) names() []string {
 // the sort is closed). A top-N reads the batch being offered (no rec).
 type sortInput struct {
 	rec    arrow.RecordBatch
-	names  []string
+	layout *rowLayout
 	cols   []columnar.Column
 	unsent int // rows not emitted yet
 }
@@ -74,10 +74,18 @@ type sortOp struct {
 	pos    int
 	seq    int64
 	row    batchRow
-	names  []string // the last input's column names, shared while unchanged
+	layout *rowLayout // the last input's layout, shared while unchanged
 	cand   sortedRow
 	fresh  []*sortedRow // top-N: rows that entered the heap from this batch
 	spare  *sortedRow   // top-N: an evicted row to reuse
+}
+
+func newSortOp(env *Env, keys []planner.SortKey, topN int64, input Operator) *sortOp {
+	exprs := make([]expr.Expr, len(keys))
+	for i, k := range keys {
+		exprs[i] = k.Expr
+	}
+	return &sortOp{env: env, keys: keys, topN: topN, input: input, row: newBatchRow(exprs...)}
 }
 
 func (op *sortOp) less(a, b *sortedRow) bool {
@@ -120,8 +128,8 @@ func (op *sortOp) consume(ctx context.Context) error {
 // releases it.
 func (op *sortOp) add(in arrow.RecordBatch, h *rowHeap) error {
 	op.row.reset(in)
-	if !sameNames(op.names, op.row.names) {
-		op.names = append([]string(nil), op.row.names...)
+	if !op.layout.matches(op.row.names, op.row.from) {
+		op.layout = newRowLayout(op.row.names, op.row.from)
 	}
 	if op.topN > 0 {
 		err := op.addTop(in, h)
@@ -134,7 +142,7 @@ func (op *sortOp) add(in arrow.RecordBatch, h *rowHeap) error {
 		in.Release()
 		return nil
 	}
-	src := &sortInput{rec: in, names: op.names, cols: append([]columnar.Column(nil), op.row.cols...), unsent: n}
+	src := &sortInput{rec: in, layout: op.layout, cols: append([]columnar.Column(nil), op.row.cols...), unsent: n}
 	op.inputs = append(op.inputs, src)
 	// One allocation for the batch's rows and one for their keys.
 	rows := make([]sortedRow, n)
@@ -157,7 +165,7 @@ func (op *sortOp) add(in arrow.RecordBatch, h *rowHeap) error {
 // place; ownTop copies the entries that remain.
 func (op *sortOp) addTop(in arrow.RecordBatch, h *rowHeap) error {
 	first, firstOK := op.firstKeyColumn()
-	cur := &sortInput{names: op.names, cols: op.row.cols}
+	cur := &sortInput{layout: op.layout, cols: op.row.cols}
 	cand := &op.cand
 	if cand.keys == nil {
 		cand.keys = make([]value.Value, len(op.keys))
@@ -220,7 +228,7 @@ func (op *sortOp) ownTop() {
 		for k, v := range r.keys {
 			r.keys[k] = v.Clone()
 		}
-		r.valNames, r.in = r.in.names, nil
+		r.valLayout, r.in = r.in.layout, nil
 	}
 	clear(op.fresh)
 	op.fresh = op.fresh[:0]
@@ -264,12 +272,12 @@ func (op *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		return nil, io.EOF
 	}
 	// Emit consecutive rows that share a column layout as one batch.
-	names := op.rows[op.pos].names()
-	b := columnar.NewRowBuilder(op.env.Mem, names)
+	layout := op.rows[op.pos].layout()
+	b := columnar.NewRowBuilder(op.env.Mem, layout.names)
 	limit := op.env.batchRows()
 	var vals []value.Value
 	var spent []*sortInput // inputs whose last row is in this batch
-	for op.pos < len(op.rows) && b.Len() < limit && sameNames(op.rows[op.pos].names(), names) {
+	for op.pos < len(op.rows) && b.Len() < limit && op.rows[op.pos].layout().same(layout) {
 		r := op.rows[op.pos]
 		op.rows[op.pos] = nil
 		op.pos++
@@ -278,7 +286,7 @@ func (op *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			continue
 		}
 		if vals == nil {
-			vals = make([]value.Value, len(names))
+			vals = make([]value.Value, len(layout.names))
 		}
 		for c, col := range r.in.cols {
 			vals[c] = col.Value(r.row)
@@ -289,7 +297,7 @@ func (op *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 	}
 	// The builder holds values read in place until Build copies them.
-	out := b.Build()
+	out := layout.tag(b.Build())
 	for _, in := range spent {
 		in.release()
 	}
@@ -308,21 +316,6 @@ func (op *sortOp) Close() error {
 	op.rows = nil
 	op.releaseInputs()
 	return op.input.Close()
-}
-
-func sameNames(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	if len(a) > 0 && &a[0] == &b[0] {
-		return true
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // rowHeap is a max-heap by sort order (worst row on top).
@@ -354,7 +347,7 @@ func (op *sortOp) firstKeyColumn() (columnar.Column, bool) {
 		}
 	case expr.Column:
 		if len(k.Path) == 1 && !k.Path[0].IsIndex {
-			c, ok := op.row.column(fastColumn{source: k.Source, name: k.Path[0].Name})
+			c, ok := op.row.column(k.ID)
 			return c, ok
 		}
 	}

@@ -8,10 +8,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
-// starOp passes items through as the rows of SELECT *. Joined rows have
-// columns named by FROM item; they are renamed to the bare attribute names
-// (the output formats de-duplicate names where they must). With sources
-// (a join's SELECT alias.*), only those FROM items' columns are kept.
+// starOp passes items through as the rows of SELECT *: columns are named
+// by their attributes already, also in joined rows (the output formats
+// de-duplicate names where they must); joined rows lose the FROM item
+// marks of their fields. With sources (a join's SELECT alias.*), only the
+// columns of those FROM items are kept, as those marks say.
 type starOp struct {
 	env     *Env
 	input   Operator
@@ -29,12 +30,15 @@ func (op *starOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	var keptFields []arrow.Field
 	var keptCols []arrow.Array
 	for i, f := range fields {
-		if src, attr, ok := SplitQualified(f.Name); ok {
+		src := fromItemOf(f)
+		if src >= 0 {
 			if op.sources != nil && !slices.Contains(op.sources, src) {
 				changed = true
 				continue
 			}
-			f.Name = attr
+			// The FROM item is the engine's; rows leave with the names and
+			// encodings alone, as a single table's do.
+			f = withFromItem(f, -1)
 			changed = true
 		}
 		keptFields, keptCols = append(keptFields, f), append(keptCols, cols[i])

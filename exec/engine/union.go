@@ -73,12 +73,8 @@ func (op *unionOp) dedup(ctx context.Context, in arrow.RecordBatch) (arrow.Recor
 	keys := make([]columnar.Column, len(op.node.KeyAttrs))
 	present := make([]bool, len(keys))
 	for k, attr := range op.node.KeyAttrs {
-		name := attr
-		if op.node.Qualify {
-			name = QualifiedName(op.node.Source, attr)
-		}
-		if idx := in.Schema().FieldIndices(name); len(idx) > 0 {
-			keys[k], present[k] = columnar.ColumnOf(in, idx[0]), true
+		if c := columnOfItem(in.Schema(), op.node.Source, attr); c >= 0 {
+			keys[k], present[k] = columnar.ColumnOf(in, c), true
 		}
 	}
 	mask := array.NewBooleanBuilder(op.env.Mem)

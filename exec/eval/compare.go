@@ -25,7 +25,7 @@ func operand(e expr.Expr, row Row) (value.Value, error) {
 	switch t := e.(type) {
 	case expr.Column:
 		if len(t.Path) == 1 {
-			return row.Attr(t.Source, t.Path[0].Name), nil
+			return row.Attr(t.ID), nil
 		}
 	case expr.Literal:
 		return t.Value, nil

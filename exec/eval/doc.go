@@ -5,8 +5,11 @@
 //
 // Phase: exec. Input: an expr.Expr the planner resolved and checked
 // (function names and arities against the function catalogue,
-// planner/funcs; aggregates only where allowed) and a Row. Output: a
-// value.Value, or a *diag.Error of phase evaluate with a stable Code.
+// planner/funcs; aggregates only where allowed) and a Row, which serves a
+// column by the ID the planner gave it (expr.Column.ID: the row binds IDs
+// to its columns, so a read is by index) and positional inputs by Ref.
+// Output: a value.Value, or a *diag.Error of phase evaluate with a stable
+// Code.
 //
 // May import: planner/value, planner/expr and planner/funcs; nothing that
 // reads DynamoDB or plans.

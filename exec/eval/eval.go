@@ -10,9 +10,11 @@ import (
 // type and reuse it across rows: converting a struct value to Row on every
 // call would allocate.
 type Row interface {
-	// Attr returns top-level attribute name of FROM item source, or
-	// Missing when the item has no such attribute.
-	Attr(source int, name string) value.Value
+	// Attr returns column id: the top-level attribute the planner
+	// numbered id (one FROM item's, see expr.Column.ID), or Missing when
+	// the row has no such attribute. Rows bind IDs to their columns once
+	// per batch, so this is a read by index, never a lookup by name.
+	Attr(id expr.ColumnID) value.Value
 	// Item returns the whole item (an M) of FROM item source for
 	// item_size(); false when the row does not carry the full item.
 	Item(source int) (value.Value, bool)
@@ -27,11 +29,11 @@ func Eval(e expr.Expr, row Row) (value.Value, error) {
 		if len(t.Path) == 0 {
 			return value.Value{}, errorf(diag.CodeInternal, "column reference without a path")
 		}
-		v := row.Attr(t.Source, t.Path[0].Name)
+		v := row.Attr(t.ID)
 		if len(t.Path) > 1 {
 			var setAt int
 			if v, setAt = t.Path.Lookup(v); setAt > 0 {
-				return value.Value{}, setIndexError(t.Path, setAt, row.Attr(t.Source, t.Path[0].Name))
+				return value.Value{}, setIndexError(t.Path, setAt, row.Attr(t.ID))
 			}
 		}
 		return v, nil

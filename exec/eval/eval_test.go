@@ -18,7 +18,7 @@ func TestLeaves(t *testing.T) {
 		{name: "list element", e: col("list", 1), want: num("1")},
 		{name: "list element out of range", e: col("list", 9), want: missing()},
 		{name: "path through a scalar", e: col("status", "x"), want: missing()},
-		{name: "second FROM item absent", e: expr.Column{Source: 1, Path: col("status").Path}, want: missing()},
+		{name: "second FROM item absent", e: colOf(1, "status"), want: missing()},
 		{name: "literal", e: litN("1.50"), want: num("1.5")},
 		{name: "ref", e: expr.Ref{Index: 1}, want: str("r1")},
 		{name: "pointer node", e: &expr.Binary{Op: expr.OpAdd, L: litN("1"), R: litN("2")}, want: num("3")},
@@ -32,7 +32,7 @@ func TestLeaves(t *testing.T) {
 
 func TestMultipleSources(t *testing.T) {
 	row := testRow{items: []value.Value{mapv("a", num("1")), mapv("a", num("2"))}}
-	got, err := Eval(bop(expr.OpAdd, col("a"), expr.Column{Source: 1, Path: col("a").Path}), row)
+	got, err := Eval(bop(expr.OpAdd, col("a"), colOf(1, "a")), row)
 	if err != nil || got.Text() != "3" {
 		t.Fatalf("got %v, %v", got.JSON(), err)
 	}

@@ -16,11 +16,35 @@ type testRow struct {
 	noItem bool // Item reports false, as for a projected row
 }
 
-func (r testRow) Attr(source int, name string) value.Value {
-	if source >= len(r.items) {
+func (r testRow) Attr(id expr.ColumnID) value.Value {
+	c, ok := testColumnOf[id]
+	if !ok || c.source >= len(r.items) {
 		return value.MissingValue()
 	}
-	return r.items[source].Attr(name)
+	return r.items[c.source].Attr(c.attr)
+}
+
+// testColumn is what a test's column ID stands for, as the planner's
+// numbering would give it.
+type testColumn struct {
+	source int
+	attr   string
+}
+
+var (
+	testColumnID = map[testColumn]expr.ColumnID{}
+	testColumnOf = map[expr.ColumnID]testColumn{}
+)
+
+// columnID numbers attribute attr of FROM item source, one ID per pair.
+func columnID(source int, attr string) expr.ColumnID {
+	k := testColumn{source: source, attr: attr}
+	if id, ok := testColumnID[k]; ok {
+		return id
+	}
+	id := expr.ColumnID(len(testColumnID) + 1)
+	testColumnID[k], testColumnOf[id] = id, k
+	return id
 }
 
 func (r testRow) Item(source int) (value.Value, bool) {
@@ -66,7 +90,10 @@ func mapv(kv ...any) value.Value {
 
 // Expression constructors.
 
-func col(path ...any) expr.Column {
+func col(path ...any) expr.Column { return colOf(0, path...) }
+
+// colOf reads a path of FROM item source.
+func colOf(source int, path ...any) expr.Column {
 	var p value.Path
 	for _, e := range path {
 		switch t := e.(type) {
@@ -76,7 +103,7 @@ func col(path ...any) expr.Column {
 			p = append(p, value.PathElem{Index: t, IsIndex: true})
 		}
 	}
-	return expr.Column{Path: p}
+	return expr.Column{Source: source, Path: p, ID: columnID(source, p[0].Name)}
 }
 
 func lit(v value.Value) expr.Literal { return expr.Literal{Value: v} }

@@ -24,7 +24,7 @@ func convertItems(items []map[string]types.AttributeValue) ([]value.Value, error
 // attributes first, named by attribute.
 func itemsBatch(mem memory.Allocator, items []value.Value, keys []string) arrow.RecordBatch {
 	names := rawpage.Columns(items, keys)
-	return rawpage.Build(mem, items, names, names)
+	return rawpage.Build(mem, items, names)
 }
 
 // itemKey identifies an item by the named attributes, as attr reads them

@@ -33,9 +33,9 @@ var (
 // itemRow shows one item to the evaluator as FROM item 0.
 type itemRow struct{ item value.Value }
 
-func (r *itemRow) Attr(_ int, name string) value.Value { return r.item.Attr(name) }
-func (r *itemRow) Item(int) (value.Value, bool)        { return r.item, true }
-func (r *itemRow) Ref(int) value.Value                 { return value.MissingValue() }
+func (r *itemRow) Attr(id expr.ColumnID) value.Value { return r.item.Attr(attrName(id)) }
+func (r *itemRow) Item(int) (value.Value, bool)      { return r.item, true }
+func (r *itemRow) Ref(int) value.Value               { return value.MissingValue() }
 
 // The value pools are small so that equality, IN and BETWEEN hit often.
 //
@@ -186,7 +186,33 @@ func col(names ...any) expr.Column {
 			p = append(p, value.PathElem{Index: n, IsIndex: true})
 		}
 	}
-	return expr.Column{Source: 0, Path: p}
+	return expr.Column{Source: 0, Path: p, ID: attrID(p[0].Name)}
+}
+
+// attrIDs number the top-level attributes the generated conditions read,
+// as the planner numbers a statement's columns; attrNames maps them back.
+var (
+	attrMu    sync.Mutex
+	attrIDs   = map[string]expr.ColumnID{}
+	attrNames = []string{""}
+)
+
+func attrID(name string) expr.ColumnID {
+	attrMu.Lock()
+	defer attrMu.Unlock()
+	if id, ok := attrIDs[name]; ok {
+		return id
+	}
+	id := expr.ColumnID(len(attrNames))
+	attrIDs[name] = id
+	attrNames = append(attrNames, name)
+	return id
+}
+
+func attrName(id expr.ColumnID) string {
+	attrMu.Lock()
+	defer attrMu.Unlock()
+	return attrNames[id]
 }
 
 var predPaths = func() []expr.Column {

@@ -2,7 +2,10 @@
 // SQL and that exec evaluates on the client.
 //
 // Phase: planner output, exec input. Invariants: every column reference is
-// resolved to a FROM item (Column.Source) and a DynamoDB document path;
+// resolved to a FROM item (Column.Source) and a DynamoDB document path,
+// and carries the ColumnID of the top-level attribute the path starts from
+// (one ID per FROM item and attribute in a statement; exec binds IDs to
+// batch columns, Ref is a position in an operator's input);
 // literals are typed DynamoDB values with exact numbers; function names are
 // lower-case and were checked against the function catalogue (planner/funcs)
 // during planning;

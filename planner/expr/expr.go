@@ -18,7 +18,21 @@ type Column struct {
 	// Qualifier is the FROM alias, set when several tables are in scope so
 	// EXPLAIN and messages can say which one.
 	Qualifier string
+	// ID is the column the path starts from: the top-level attribute
+	// Path[0] of FROM item Source. The planner numbers a statement's
+	// columns densely from 1, one ID per FROM item and attribute, so every
+	// reference to the same attribute carries the same ID and exec reads it
+	// by slot, never by name.
+	ID ColumnID
 }
+
+// ColumnID identifies one column of a statement: a top-level attribute of
+// one FROM item. IDs are dense, from 1; NoColumn (0) is a reference the
+// planner has not numbered.
+type ColumnID int32
+
+// NoColumn is the zero ColumnID: no column.
+const NoColumn ColumnID = 0
 
 // Literal is a constant.
 type Literal struct{ Value value.Value }

@@ -62,10 +62,9 @@ func Columns(items []value.Value, keys []string) []string {
 }
 
 // Build makes one batch of items with a column per attribute of names
-// (Columns' order), the columns named colNames (names itself, or the
-// qualified names joined rows need).
-func Build(mem memory.Allocator, items []value.Value, names, colNames []string) arrow.RecordBatch {
-	b := columnar.NewRowBuilder(mem, colNames)
+// (Columns' order), named by the attribute.
+func Build(mem memory.Allocator, items []value.Value, names []string) arrow.RecordBatch {
+	b := columnar.NewRowBuilder(mem, names)
 	row := make([]value.Value, len(names))
 	for _, it := range items {
 		for c, n := range names {
@@ -85,5 +84,5 @@ func ItemsBatch(mem memory.Allocator, items []map[string]types.AttributeValue, k
 		return nil, err
 	}
 	names := Columns(vals, keys)
-	return Build(mem, vals, names, names), nil
+	return Build(mem, vals, names), nil
 }
