@@ -2,6 +2,7 @@ package format
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -73,4 +74,42 @@ func ownedText(v value.Value) string {
 		return strings.Clone(v.Text())
 	}
 	return value.Display(v)
+}
+
+// absentAt reports whether a SELECT * row lacks the attribute: an Arrow
+// null, or an encoded value of kind Missing (what Column.Value reads as
+// Missing).
+func absentAt(c columnar.Column, row int) bool {
+	if c.IsMissing(row) {
+		return true
+	}
+	if c.Encoding() == columnar.EncValue {
+		k, ok := value.EncodedKind(c.Array().(*array.Binary).Value(row))
+		return ok && k == value.Missing
+	}
+	return false
+}
+
+// appendJSONCell appends a cell as value.AppendJSON writes it, reading
+// integers and encoded documents straight from the column (no value.Value
+// tree, no allocation per cell).
+func appendJSONCell(dst []byte, c columnar.Column, name string, row int) ([]byte, error) {
+	if c.IsMissing(row) {
+		return append(dst, "null"...), nil
+	}
+	switch c.Encoding() {
+	case columnar.EncInt64:
+		return strconv.AppendInt(dst, c.Array().(*array.Int64).Value(row), 10), nil
+	case columnar.EncValue:
+		out, err := value.AppendEncodedJSON(dst, c.Array().(*array.Binary).Value(row))
+		if err != nil {
+			return dst, fmt.Errorf("format: column %q row %d: cannot decode value: columnar: %v", name, row, err)
+		}
+		return out, nil
+	}
+	v, err := cellAt(c, name, row)
+	if err != nil {
+		return dst, err
+	}
+	return value.AppendJSON(dst, v), nil
 }

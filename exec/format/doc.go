@@ -7,7 +7,9 @@
 // receives Begin(Header), then the result's arrow.RecordBatches in order,
 // then End exactly once (also for zero rows and after a failed WriteBatch),
 // or Abort when the result is abandoned. Cells are read with
-// columnar.ColumnOf(rec, i).Value(row) and rendered from value.Value.
+// columnar.ColumnOf(rec, i).Value(row) and rendered from value.Value,
+// except where json/ndjson write integers and encoded documents straight
+// from the column (value.AppendEncodedJSON: the same bytes, no value tree).
 //
 // Invariants:
 //   - A writer never retains or releases a batch. Streaming formats (json,

@@ -89,11 +89,7 @@ func (j *jsonWriter) row(cols []columnar.Column, names []string, order []int, ke
 	b = append(b, '{')
 	first := true
 	for k, c := range order {
-		v, err := cellAt(cols[c], names[c], row)
-		if err != nil {
-			return err
-		}
-		if j.h.Dynamic && v.Kind() == value.Missing {
+		if j.h.Dynamic && absentAt(cols[c], row) {
 			continue // SELECT *: an object holds exactly the item's attributes
 		}
 		if !first {
@@ -101,7 +97,10 @@ func (j *jsonWriter) row(cols []columnar.Column, names []string, order []int, ke
 		}
 		first = false
 		b = append(b, keys[k]...)
-		b = value.AppendJSON(b, v)
+		var err error
+		if b, err = appendJSONCell(b, cols[c], names[c], row); err != nil {
+			return err
+		}
 	}
 	b = append(b, '}')
 	if !j.array {

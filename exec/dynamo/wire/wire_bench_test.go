@@ -239,11 +239,12 @@ func pageKey(k int) map[string]types.AttributeValue {
 	return map[string]types.AttributeValue{"benchpage": &types.AttributeValueMemberS{Value: strconv.Itoa(k)}}
 }
 
-// benchSession is a ddbsql session over the replay server: CSV to
-// io.Discard, Scans allowed, segments as given, fast path when raw.
-func benchSession(segments int, raw bool) *session.Session {
+// benchSession is a ddbsql session over the replay server: output in the
+// given format to io.Discard, Scans allowed, segments as given, fast path
+// when raw.
+func benchSession(format string, segments int, raw bool) *session.Session {
 	cfg := session.DefaultConfig()
-	cfg.Format = "csv"
+	cfg.Format = format
 	cfg.Plan.AllowScan = true
 	cfg.Plan.Segments = segments
 	if raw {
@@ -253,7 +254,11 @@ func benchSession(segments int, raw bool) *session.Session {
 }
 
 func runStatement(b *testing.B, stmt string, segments int, raw bool) {
-	s := benchSession(segments, raw)
+	runStatementAs(b, "csv", stmt, segments, raw)
+}
+
+func runStatementAs(b *testing.B, format, stmt string, segments int, raw bool) {
+	s := benchSession(format, segments, raw)
 	ctx, cancel := context.WithTimeout(context.Background(), benchTimeout)
 	defer cancel()
 	// One untimed run warms the catalog, connections and pools.
@@ -295,6 +300,18 @@ func BenchmarkSelectStarCSV(b *testing.B) {
 	}
 }
 
+// BenchmarkSelectStarNDJSON streams every item as ndjson to io.Discard.
+func BenchmarkSelectStarNDJSON(b *testing.B) {
+	benchServer(b)
+	for _, c := range []struct {
+		name string
+		segs int
+		raw  bool
+	}{{"fast/segments=1", 1, true}, {"fast/segments=2", 2, true}, {"sdk/segments=1", 1, false}} {
+		b.Run(c.name, func(b *testing.B) { runStatementAs(b, "ndjson", selectStar, c.segs, c.raw) })
+	}
+}
+
 // TestTargets measures the ratios in one run — each part is a
 // testing.Benchmark of the benchmark functions above (a benchmark cannot
 // call testing.Benchmark: it would wait on the lock its caller holds) — and
@@ -329,6 +346,7 @@ func TestTargets(t *testing.T) {
 		{"SELECT * CSV, fast, 1 segment", func(b *testing.B) { runStatement(b, selectStar, 1, true) }},
 		{"SELECT * CSV, fast, 2 segments", func(b *testing.B) { runStatement(b, selectStar, 2, true) }},
 		{"SELECT * CSV, SDK, 1 segment", func(b *testing.B) { runStatement(b, selectStar, 1, false) }},
+		{"SELECT * ndjson, fast, 1 segment", func(b *testing.B) { runStatementAs(b, "ndjson", selectStar, 1, true) }},
 	}
 	// Rounds interleave the parts so that other load on the machine hits
 	// them alike; each part keeps its best round (least disturbed).
@@ -347,7 +365,7 @@ func TestTargets(t *testing.T) {
 		r := best[i]
 		t.Logf("%-32s %6.0f ns/item %6.0f cpu-ns/item %9.0f items/s %7.3f allocs/item", p.name, r.ns, r.cpu, 1e9/r.ns, r.allocs)
 	}
-	f, sdk, fast, http, g1, g2, gs, gs2, c1, c2, cs := best[0], best[1], best[2], best[3], best[4], best[5], best[6], best[7], best[8], best[9], best[10]
+	f, sdk, fast, http, g1, g2, gs, gs2, c1, c2, cs, j1 := best[0], best[1], best[2], best[3], best[4], best[5], best[6], best[7], best[8], best[9], best[10], best[11]
 	t.Logf("best of %d rounds; load average %s", rounds, loadAverage())
 	t.Logf("end-to-end GROUP BY, 1 segment / F:    %.2f (cpu %.2f)   target ≤ 1.25", g1.ns/f.ns, g1.cpu/f.cpu)
 	t.Logf("  of which HTTP (fast Scan, no engine) / F: %.2f", http.ns/f.ns)
@@ -356,6 +374,7 @@ func TestTargets(t *testing.T) {
 	t.Logf("fast / SDK decode, same pages in memory: %.1f× (cpu %.1f×)   target ≥ 5", sdk.ns/fast.ns, sdk.cpu/fast.cpu)
 	t.Logf("fast / SDK end to end, GROUP BY:        %.1f× (1 segment), %.1f× (2 segments)", gs.ns/g1.ns, gs2.ns/g2.ns)
 	t.Logf("SELECT * CSV: 1 segment / F %.2f, 2 segments / F %.2f, fast / SDK %.1f×", c1.ns/f.ns, c2.ns/f.ns, cs.ns/c1.ns)
+	t.Logf("SELECT *, 1 segment / F: csv %.2f (cpu %.2f), ndjson %.2f (cpu %.2f)   target ≤ 1.5", c1.ns/f.ns, c1.cpu/f.cpu, j1.ns/f.ns, j1.cpu/f.cpu)
 }
 
 // loadAverage is /proc/loadavg's first three fields.
