@@ -9,6 +9,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/read"
+	"github.com/ddbsql/ddbsql/exec/spill"
 )
 
 // Operator produces record batches. Next returns io.EOF after the last batch.
@@ -36,6 +37,12 @@ type Env struct {
 	Analysis *Analysis
 	// Raw, when set, decodes Query/Scan pages straight into Arrow batches.
 	Raw rawpage.Reader
+	// Memory is the statement's share of --memory-limit that blocking
+	// operators reserve what they retain from; nil: no limit.
+	Memory *spill.Budget
+	// Spill is where those operators write what does not fit; nil: they
+	// cannot spill and fail with spill.Exceeded instead.
+	Spill *spill.Dir
 }
 
 // reader is the environment of DynamoDB reads: this one's settings as they

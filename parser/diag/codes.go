@@ -112,6 +112,13 @@ const (
 	// CodeEval: evaluating an expression on a row failed; the cause is
 	// the evaluate-phase error.
 	CodeEval Code = "eval"
+	// CodeMemoryLimit: an operator needs more memory than --memory-limit
+	// allows even after spilling (one group, row or key larger than the
+	// limit, or a spill file cannot be written).
+	CodeMemoryLimit Code = "memory_limit"
+	// CodeSpill: a spill file under --temp-dir cannot be created, written
+	// or read back.
+	CodeSpill Code = "spill"
 	// CodeInternal: a bug in ddbsql (a recovered panic, a node that must
 	// not reach the evaluator).
 	CodeInternal Code = "internal"

@@ -1,0 +1,21 @@
+// Package spill bounds the memory of a statement's blocking operators
+// (ORDER BY, GROUP BY, DISTINCT, COUNT(DISTINCT), the hash-join build
+// side) and gives them somewhere to put what does not fit.
+//
+// A Budget is the statement's share of --memory-limit: operators reserve
+// the bytes they are about to retain and release them when they let go;
+// a reservation that would pass the limit is refused, and the operator
+// then spills (writes what it holds to a file and starts again with an
+// empty budget share) instead of growing. A Dir is the statement's spill
+// directory under --temp-dir: created on first use, removed with every
+// file in it by Close, and by RemoveAll for every Dir still open when the
+// process is told to stop (a signal handler calls it), so no exit path
+// leaves files behind. Spill files hold Arrow IPC streams (see runs.go).
+//
+// Phase: execute. Imports: arrow-go and parser/diag only; the engine and
+// the session import it. Invariants: a nil *Budget means no limit and a
+// nil *Dir cannot spill (operators then fail with CodeMemoryLimit where
+// they would have spilled); Budget methods are safe for concurrent use;
+// errors are *diag.Error of the execute phase, CodeMemoryLimit naming the
+// operator and the limit, CodeSpill naming the file.
+package spill
