@@ -4,7 +4,7 @@ GO ?= go
 DYNALITE_DIR := testdata/dynalite
 DYNALITE_PORT ?= 8000
 
-.PHONY: test build dynalite bench fuzz
+.PHONY: test build dynalite bench bench-peers fuzz
 
 ## test: install/start dynalite, gofmt + vet, go test -race ./... (ARGS="-run X" passes flags)
 test:
@@ -30,6 +30,12 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	DDBSQL_BENCH=1 $(GO) test -count=1 -run '^TestTargets$$' -v -timeout 60m ./exec/dynamo/wire/
 	$(GO) test -count=1 -run '^$$' -bench '^BenchmarkPeakRSS1M$$' -benchtime 1x ./exec/dynamo/wire/
+
+## bench-peers: ddbsql beside DuckDB (1 thread, all threads) on the same
+## generated DynamoDB exports of 200 k and 1 M orders: wall time, peak RSS,
+## answers compared (ARGS="-items 200000 -runs 3" chooses sizes and runs)
+bench-peers:
+	$(GO) run ./internal/benchpeers $(ARGS)
 
 ## fuzz: fuzz the whole statement path (parse, plan, execute on the demo
 ## tables) for FUZZTIME per target; crashers land in exec/session/testdata/fuzz
