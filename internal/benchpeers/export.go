@@ -16,17 +16,18 @@ type export struct {
 	dir     string // root/AWSDynamoDB/<export id>
 	gzBytes int64  // the data files' size
 	Totals  exportgen.Totals
+	Version int // exportgen.Version that wrote it
 }
 
-// totalsFile, beside the export, records its totals, so a later run can
-// reuse the export without reading it; it is written last, so a run that
-// stopped while generating leaves no totals and the export is written
-// again.
+// totalsFile, beside the export, records its totals and the
+// exportgen.Version that wrote it, so a later run can reuse the export
+// without reading it; it is written last, so a run that stopped while
+// generating leaves no totals and the export is written again.
 const totalsFile = "totals.json"
 
 func ensureExport(root string, items, files int, w io.Writer) (*export, error) {
 	e := &export{root: root}
-	if data, err := os.ReadFile(filepath.Join(root, totalsFile)); err == nil && json.Unmarshal(data, &e.Totals) == nil && e.Totals.Items == int64(items) {
+	if data, err := os.ReadFile(filepath.Join(root, totalsFile)); err == nil && json.Unmarshal(data, e) == nil && e.Version == exportgen.Version && e.Totals.Items == int64(items) {
 		fmt.Fprintf(w, "%d items: reusing %s\n", items, e.Totals.ExportDir)
 	} else {
 		fmt.Fprintf(w, "%d items: writing an export in %d files to %s …\n", items, files, root)
@@ -37,8 +38,8 @@ func ensureExport(root string, items, files int, w io.Writer) (*export, error) {
 		if err != nil {
 			return nil, err
 		}
-		e.Totals = t
-		data, err := json.MarshalIndent(t, "", "  ")
+		e.Totals, e.Version = t, exportgen.Version
+		data, err := json.MarshalIndent(e, "", "  ")
 		if err != nil {
 			return nil, err
 		}

@@ -43,7 +43,12 @@ func wall(m measured) string {
 	return m.wall.Round(10 * time.Millisecond).String()
 }
 
-func mib(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
+func mib(b int64) string {
+	if b < 10<<20 {
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
+}
 
 func ratio(a, b measured) string {
 	if a.failed || b.failed || b.wall == 0 {

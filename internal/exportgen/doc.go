@@ -17,8 +17,9 @@
 //
 // # Items
 //
-// Each data line is {"Item": {…}} with 11 or 12 attributes: about 300 bytes
-// of DynamoDB item size, 510 bytes of DynamoDB JSON, 85 bytes gzipped:
+// Each data line is {"Item": {…}} with 11 or 12 attributes: about 255 bytes
+// of DynamoDB item size (DESCRIBE's size_bytes over item_count), 510 bytes
+// of DynamoDB JSON, 85 bytes gzipped:
 //
 //	PK       S     CUST#<n>, n < max(1, items/8) (about 8 orders per customer)
 //	SK       S     ORDER#<created>#<order number, 8 digits> (unique)

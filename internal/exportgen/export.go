@@ -19,6 +19,10 @@ import (
 	"time"
 )
 
+// Version changes whenever the same Options would write different
+// bytes, so an export kept from an earlier version is known to be stale.
+const Version = 1
+
 // Options say what to write. The zero Seed is a seed like any other.
 type Options struct {
 	Items int    // items in the export, ≥ 0
@@ -176,7 +180,7 @@ func writeManifests(exp, id string, o Options, files []dataFile, items int64) er
 		"s3SseAlgorithm":           "AES256",
 		"s3SseKmsKeyId":            nil,
 		"manifestFilesS3Key":       "AWSDynamoDB/" + id + "/manifest-files.json",
-		"billedSizeBytes":          items * 300,
+		"billedSizeBytes":          items * 255, // about what DynamoDB counts per item
 		"itemCount":                items,
 		"outputFormat":             "DYNAMODB_JSON",
 		"exportType":               "FULL_EXPORT",
