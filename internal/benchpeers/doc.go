@@ -24,6 +24,22 @@
 // statuses, counts and sums); any difference, or a child that fails, makes
 // the command exit 1 after printing what differs.
 //
+// DuckDB is given the two attributes' types (columns = {Item: …}), so it
+// parses only what the statement reads; ddbsql loads every attribute of
+// every item into its in-process DynamoDB first, then Scans. The ratios
+// therefore compare "load an export and query it" with "query the files".
+//
+// # Measured
+//
+// On the 2-core development machine (8 data files, best of 3 runs, the
+// machine shared), ddbsql took 1.9–2.7× the wall time of DuckDB on one
+// thread at 200 k items (17 MiB gzipped) and 4.8× at 1 M items (84 MiB),
+// with 7× and 20× its peak RSS (1.5 GiB and 7.2 GiB against 0.2 and
+// 0.36 GiB). Almost all of ddbsql's time is the load (a Query of one
+// partition after the same load takes as long as the GROUP BY), and its
+// memory the items held as value trees, about 3.7 KB of heap per item of
+// 255 bytes.
+//
 // Phase: a developer tool, never run by `go test ./...` (its tests only
 // check the parsing and comparing of answers). It imports internal/exportgen
 // only; ddbsql and DuckDB are separate processes.
