@@ -2,6 +2,8 @@ package main
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -60,5 +62,59 @@ func TestMemoryLimitDefaultIsAQuarterOfMemoryAndShown(t *testing.T) {
 	}
 	if !flagWord("--temp-dir").MatchString(r.out) {
 		t.Error("--help does not list --temp-dir")
+	}
+}
+
+// spillingSort is an ORDER BY over the demo's largest table, read in
+// parallel segments (several batches) with a limit that holds only a
+// few of them: it must spill.
+func spillingSort(tempDir string, extra ...string) []string {
+	args := []string{"--demo", "--allow-scan", "--segments", "8", "--memory-limit", "200KiB", "--temp-dir", tempDir, "--format", "csv"}
+	return append(append(args, extra...), "-e", "SELECT * FROM leaderboard ORDER BY rating DESC, partitionId, rangeId")
+}
+
+func checkEmptyDir(t *testing.T, dir string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		t.Errorf("%s is left in --temp-dir", e.Name())
+	}
+}
+
+func TestSpillingStatementLeavesTempDirEmpty(t *testing.T) {
+	// The statement needs its spill directory: one that cannot be made
+	// fails it.
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := cliRun(t, "", spillingSort(notDir)...); r.code != exitError || !strings.Contains(r.err, "spill directory") {
+		t.Fatalf("a --temp-dir that is a file: exit %d, %q", r.code, r.err)
+	}
+
+	dir := t.TempDir()
+	r := cliRun(t, "", spillingSort(dir)...)
+	if r.code != exitOK {
+		t.Fatalf("exit %d: %s", r.code, r.err)
+	}
+	big := cliRun(t, "", "--demo", "--allow-scan", "--format", "csv", "-e", "SELECT * FROM leaderboard ORDER BY rating DESC, partitionId, rangeId")
+	if r.out != big.out || strings.Count(r.out, "\n") < 1000 {
+		t.Errorf("spilled ORDER BY differs from the in-memory one (%d and %d lines)", strings.Count(r.out, "\n"), strings.Count(big.out, "\n"))
+	}
+	checkEmptyDir(t, dir)
+
+	// Stopped by --timeout part way: cancelled, and still nothing left.
+	for _, timeout := range []string{"2ms", "5ms", "20ms"} {
+		r := cliRun(t, "", spillingSort(dir, "--timeout", timeout)...)
+		if r.code == exitOK {
+			continue // finished in time: the machine is fast
+		}
+		if r.errorCode() == "" && !strings.Contains(r.err, "timeout") {
+			t.Errorf("--timeout %s: %s", timeout, r.err)
+		}
+		checkEmptyDir(t, dir)
 	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"os"
 	"testing"
 
@@ -127,4 +128,28 @@ func TestSortPastTheLimitFails(t *testing.T) {
 		}
 		emptyDir(t, base)
 	}
+}
+
+// An input that fails after the sort has spilled leaves nothing reserved,
+// no batch unreleased (otEnv's allocator checks) and no file.
+func TestSortSpilledThenInputFails(t *testing.T) {
+	r := otRand(t)
+	input := otSortInput(r, 30)
+	env, base := spillEnv(t, 4<<10)
+	src := otSrc(env, input...)
+	src.failAt = 25
+	op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{op: src}, Keys: []planner.SortKey{{Expr: otCol("k1")}}})
+	_, _, err := otDrain(op)
+	if !errors.Is(err, otErrInput) {
+		t.Fatalf("error %v, want the input's", err)
+	}
+	if env.Spill.Files() == 0 {
+		t.Fatal("nothing spilled before the failure")
+	}
+	op.Close()
+	if env.Memory.Used() != 0 {
+		t.Errorf("%d bytes still reserved after Close", env.Memory.Used())
+	}
+	env.Spill.Close()
+	emptyDir(t, base)
 }
