@@ -84,7 +84,8 @@ type sortOp struct {
 
 	// Full sort.
 	entries  []sortEntry
-	keyEnds  []int  // addFull's scratch
+	keyEnds  []int // addFull's scratch
+	direct   []columnar.Column
 	picks    []pick // nextInMemory's scratch
 	classes  schemaClasses
 	reserved int64 // taken from env.Memory for the rows held
@@ -362,7 +363,12 @@ func (op *sortOp) firstKeyColumn() (columnar.Column, bool) {
 	if len(op.keys) == 0 {
 		return columnar.Column{}, false
 	}
-	switch k := op.keys[0].Expr.(type) {
+	return op.keyColumn(0)
+}
+
+// keyColumn finds the column sort key k reads directly, if it does.
+func (op *sortOp) keyColumn(k int) (columnar.Column, bool) {
+	switch k := op.keys[k].Expr.(type) {
 	case expr.Ref:
 		if k.Index >= 0 && k.Index < len(op.row.cols) {
 			return op.row.cols[k.Index], true

@@ -6,6 +6,9 @@ import (
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/ddbsql/ddbsql/exec/columnar"
 
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -28,16 +31,53 @@ type sortEntry struct {
 // sortEntryBytes is what an entry costs besides its key, for the budget.
 const sortEntryBytes = 48
 
-// appendRowKey appends the normalized key of the current row's keys.
-func (op *sortOp) appendRowKey(dst []byte, keys []value.Value, seq int64) []byte {
-	for i, v := range keys {
+// appendKeysOf appends the normalized sort keys of row i (the current row
+// of op.row). A key that is a column stored as int64 or utf8 is encoded
+// from the cell itself; the others are evaluated (evalKeys) first.
+func (op *sortOp) appendKeysOf(dst []byte, i int, direct []columnar.Column) ([]byte, error) {
+	evaluated := false
+	for k, key := range op.keys {
 		start := len(dst)
-		dst = value.AppendOrderKey(dst, v)
-		if op.keys[i].Desc {
+		c := direct[k]
+		switch {
+		case c.Array() == nil:
+			if !evaluated {
+				if err := op.evalKeys(op.cand.keys); err != nil {
+					return dst, err
+				}
+				evaluated = true
+			}
+			dst = value.AppendOrderKey(dst, op.cand.keys[k])
+		case c.IsMissing(i):
+			dst = value.AppendOrderKey(dst, value.MissingValue())
+		case c.Encoding() == columnar.EncInt64:
+			dst = value.AppendInt64Key(dst, c.Array().(*array.Int64).Value(i))
+		default:
+			dst = value.AppendStringKey(dst, c.Array().(*array.String).Value(i))
+		}
+		if key.Desc {
 			value.InvertKey(dst[start:])
 		}
 	}
-	return binary.BigEndian.AppendUint64(dst, uint64(seq))
+	return dst, nil
+}
+
+// directKeyColumns finds, for the batch op.row is on, the column each sort
+// key reads directly when it is stored as int64 or utf8 strings (a zero
+// Column where the key must be evaluated).
+func (op *sortOp) directKeyColumns() []columnar.Column {
+	if cap(op.direct) < len(op.keys) {
+		op.direct = make([]columnar.Column, len(op.keys))
+	}
+	out := op.direct[:len(op.keys)]
+	for k := range op.keys {
+		out[k] = columnar.Column{}
+		c, ok := op.keyColumn(k)
+		if ok && (c.Encoding() == columnar.EncInt64 || c.Encoding() == columnar.EncString) {
+			out[k] = c
+		}
+	}
+	return out
 }
 
 // addFull takes over in: its rows' keys are encoded, its memory reserved
@@ -51,17 +91,19 @@ func (op *sortOp) addFull(in arrow.RecordBatch) error {
 	if op.cand.keys == nil {
 		op.cand.keys = make([]value.Value, len(op.keys))
 	}
+	direct := op.directKeyColumns()
 	// One buffer for the batch's keys: offsets first, slices once it has
 	// stopped growing.
 	buf := make([]byte, 0, n*(8+8*len(op.keys)))
 	ends := op.keyEnds[:0]
 	for i := 0; i < n; i++ {
 		op.row.i = i
-		if err := op.evalKeys(op.cand.keys); err != nil {
+		var err error
+		if buf, err = op.appendKeysOf(buf, i, direct); err != nil {
 			in.Release()
 			return err
 		}
-		buf = op.appendRowKey(buf, op.cand.keys, op.seq)
+		buf = binary.BigEndian.AppendUint64(buf, uint64(op.seq))
 		op.seq++
 		ends = append(ends, len(buf))
 	}
@@ -81,9 +123,47 @@ func (op *sortOp) addFull(in arrow.RecordBatch) error {
 	return nil
 }
 
+// sortRef is what the sort moves around: the first eight bytes of an
+// entry's key as a number (most comparisons end there) and the entry's
+// index. Sorting these 16 bytes and permuting the entries once is faster
+// than sorting the entries themselves.
+type sortRef struct {
+	prefix uint64
+	i      int32
+}
+
 // sortEntries orders the entries held.
 func (op *sortOp) sortEntries() {
-	slices.SortFunc(op.entries, func(a, b sortEntry) int { return bytes.Compare(a.key, b.key) })
+	refs := make([]sortRef, len(op.entries))
+	for i, e := range op.entries {
+		refs[i] = sortRef{prefix: keyPrefix(e.key), i: int32(i)}
+	}
+	es := op.entries
+	slices.SortFunc(refs, func(a, b sortRef) int {
+		switch {
+		case a.prefix < b.prefix:
+			return -1
+		case a.prefix > b.prefix:
+			return 1
+		}
+		return bytes.Compare(es[a.i].key, es[b.i].key)
+	})
+	sorted := make([]sortEntry, len(es))
+	for i, r := range refs {
+		sorted[i] = es[r.i]
+	}
+	op.entries = sorted
+}
+
+// keyPrefix is the first eight bytes of key, big-endian, zero-padded: it
+// orders as the keys do wherever it differs.
+func keyPrefix(key []byte) uint64 {
+	if len(key) >= 8 {
+		return binary.BigEndian.Uint64(key)
+	}
+	var b [8]byte
+	copy(b[:], key)
+	return binary.BigEndian.Uint64(b[:])
 }
 
 // nextInMemory emits the next batch of sorted entries: consecutive rows

@@ -84,8 +84,8 @@ const (
 )
 
 // AppendNumberKey appends an order-preserving, prefix-free key of an exact
-// decimal's text: a sign byte, the decimal exponent (d.ddd × 10^exp) as
-// four big-endian bytes offset by 2^31, then the significant digits. A
+// decimal's text: a sign byte, the decimal exponent (d.ddd × 10^exp; see
+// appendExponent), then the significant digits. A
 // positive number's digits end with 0x00 (a shorter mantissa is smaller);
 // a negative number's exponent and digits are complemented and end with
 // '~' (above every complemented digit: a shorter mantissa is larger). Any
@@ -100,16 +100,74 @@ func AppendNumberKey(dst []byte, text string) []byte {
 		return append(dst, numZero)
 	case neg:
 		dst = append(dst, numNegative)
-		dst = binary.BigEndian.AppendUint32(dst, ^uint32(int64(exp)+1<<31))
+		start := len(dst)
+		dst = appendExponent(dst, exp)
+		InvertKey(dst[start:])
 		for i := 0; i < len(digits); i++ {
 			dst = append(dst, '9'-digits[i]+'0')
 		}
 		return append(dst, '~')
 	}
 	dst = append(dst, numPositive)
-	dst = binary.BigEndian.AppendUint32(dst, uint32(int64(exp)+1<<31))
+	dst = appendExponent(dst, exp)
 	dst = append(dst, digits...)
 	return append(dst, 0)
+}
+
+// appendExponent writes exp in one byte (exp+128) for every exponent
+// DynamoDB stores (-127..126), and otherwise as 0x00 or 0xFF (below and
+// above every one-byte exponent) and four big-endian bytes offset by 2^31:
+// order-preserving and prefix-free.
+func appendExponent(dst []byte, exp int) []byte {
+	switch {
+	case exp >= -127 && exp <= 126:
+		return append(dst, byte(exp+128))
+	case exp < 0:
+		dst = append(dst, 0x00)
+	default:
+		dst = append(dst, 0xFF)
+	}
+	return binary.BigEndian.AppendUint32(dst, uint32(int64(exp)+1<<31))
+}
+
+// AppendInt64Key is AppendOrderKey of the N value x, without its text.
+func AppendInt64Key(dst []byte, x int64) []byte {
+	dst = append(dst, byte(Number)+1)
+	if x == 0 {
+		return append(dst, numZero)
+	}
+	neg := x < 0
+	u := uint64(x)
+	if neg {
+		u = -u
+	}
+	var buf [20]byte
+	i := len(buf)
+	for u > 0 {
+		i--
+		buf[i] = byte('0' + u%10)
+		u /= 10
+	}
+	digits := buf[i:]
+	exp := len(digits) - 1
+	for len(digits) > 1 && digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
+	}
+	if neg {
+		dst = append(dst, numNegative, ^byte(exp+128))
+		for _, d := range digits {
+			dst = append(dst, '9'-d+'0')
+		}
+		return append(dst, '~')
+	}
+	dst = append(dst, numPositive, byte(exp+128))
+	dst = append(dst, digits...)
+	return append(dst, 0)
+}
+
+// AppendStringKey is AppendOrderKey of the S value s.
+func AppendStringKey(dst []byte, s string) []byte {
+	return appendEscaped(append(dst, byte(String)+1), s)
 }
 
 // NumberParts splits number text into its sign, significant digits (no

@@ -2,6 +2,7 @@ package value
 
 import (
 	"bytes"
+	"strconv"
 	"testing"
 )
 
@@ -89,5 +90,26 @@ func TestNumberKeyReadsEveryNotation(t *testing.T) {
 	big, huge := AppendNumberKey(nil, "1"+string(bytes.Repeat([]byte("0"), 200))), AppendNumberKey(nil, "1"+string(bytes.Repeat([]byte("0"), 300)))
 	if bytes.Compare(big, huge) >= 0 {
 		t.Error("1E200 does not order before 1E300")
+	}
+}
+
+func TestInt64AndStringKeysAreOrderKeys(t *testing.T) {
+	r := newRand(t)
+	xs := []int64{0, 1, -1, 10, -10, 100, 120, -120, 1 << 62, -1 << 63, 1<<63 - 1}
+	for i := 0; i < 500; i++ {
+		xs = append(xs, r.Int64N(2_000_001)-1_000_000, int64(r.Uint64()))
+	}
+	for _, x := range xs {
+		v := NumTrusted(strconv.FormatInt(x, 10))
+		if got, want := AppendInt64Key(nil, x), AppendOrderKey(nil, v); !bytes.Equal(got, want) {
+			t.Fatalf("%d: int key %x, order key %x", x, got, want)
+		}
+	}
+	g := gen{r: r}
+	for i := 0; i < 500; i++ {
+		s := g.str()
+		if got, want := AppendStringKey(nil, s), AppendOrderKey(nil, Str(s)); !bytes.Equal(got, want) {
+			t.Fatalf("%q: string key %x, order key %x", s, got, want)
+		}
 	}
 }
