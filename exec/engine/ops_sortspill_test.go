@@ -3,11 +3,13 @@ package engine
 import (
 	"errors"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/ddbsql/ddbsql/exec/spill"
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // spillEnv is otEnv with a memory budget of limit bytes and a spill
@@ -152,4 +154,42 @@ func TestSortSpilledThenInputFails(t *testing.T) {
 	}
 	env.Spill.Close()
 	emptyDir(t, base)
+}
+
+// Columns stored as int64 or strings are keyed from their cells, not from
+// values: the order must still be the reference's, with missing cells
+// (an absent attribute) first ascending and last descending.
+func TestSortKeyedFromCells(t *testing.T) {
+	r := otRand(t)
+	var input []otBatch
+	seq := 0
+	for b := 0; b < 8; b++ {
+		batch := otBatch{names: []string{"n", "s", "seq"}}
+		for i := 0; i < 20; i++ {
+			n, s := otN(strconv.Itoa(r.IntN(41)-20)), otS([]string{"", "a", "a\x00", "ab", "b", "é"}[r.IntN(6)])
+			if r.IntN(5) == 0 {
+				n = value.MissingValue()
+			}
+			if r.IntN(5) == 0 {
+				s = value.MissingValue()
+			}
+			batch.rows = append(batch.rows, []value.Value{n, s, otN(strconv.Itoa(seq))})
+			seq++
+		}
+		input = append(input, batch)
+	}
+	for _, descN := range []bool{false, true} {
+		for _, descS := range []bool{false, true} {
+			keys := []planner.SortKey{{Expr: otCol("s"), Desc: descS}, {Expr: otCol("n"), Desc: descN}}
+			env := otEnv(t)
+			src := otSrc(env, input...)
+			op := otMustBuild(t, env, &planner.Sort{Input: &otLeaf{op: src}, Keys: keys})
+			got, _, err := otDrain(op)
+			if err != nil {
+				t.Fatal(err)
+			}
+			op.Close()
+			otSameRows(t, "keyed from cells", got, otReferenceSort(otRowsOf(input...), keys))
+		}
+	}
 }
