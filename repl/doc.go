@@ -38,7 +38,8 @@
 //   - A statement runs in cooked mode (ISIG on), so Ctrl-C is a SIGINT that
 //     cancels only that statement's context (signal.NotifyContext per
 //     statement, detached from the process context); SIGINT never ends the
-//     REPL. SIGTERM and SIGHUP restore the terminal and exit (128+signal).
+//     REPL. SIGTERM and SIGHUP restore the terminal, remove every spill
+//     directory still open (spill.RemoveAll) and exit (128+signal).
 //   - Input is handed to go-prompt in pieces (a text run, one Enter, one
 //     escape sequence or one control byte), and nothing after an Enter until
 //     the next line is asked for: go-prompt maps a whole read to one key and

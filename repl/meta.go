@@ -22,6 +22,7 @@ var metaHelp = []struct{ Usage, Text string }{
 	{`\stats off|text|json`, "statement statistics (requests, items read, RCU)"},
 	{`\set allow_scan on|off`, "run statements that need a Scan without asking"},
 	{`\set consistent on|off`, "strongly consistent reads (not on global indexes)"},
+	{`\set memory_limit SIZE`, "what a statement's sorts, groups and joins hold in memory before they spill (e.g. 2GiB)"},
 	{`\set`, "show the settings"},
 	{`\pager [on|off]`, "page results taller than the screen through $PAGER"},
 	{`\refresh`, "forget cached table descriptions and the table list"},

@@ -92,6 +92,10 @@ func TestSettingsCommands(t *testing.T) {
 		{`\set allow_scan`, "", "needs on or off"},
 		{`\set nosuch on`, "", "unknown setting"},
 		{`\pager off`, "Pager is off.", ""},
+		{`\set memory_limit 2GiB`, "memory_limit is 2GiB.", ""},
+		{`\set memory_limit 512 MiB`, "memory_limit is 512MiB.", ""},
+		{`\set memory_limit lots`, "", "is not a size"},
+		{`\set memory_limit`, "", "needs a size"},
 	}
 	for _, s := range steps {
 		msg, err := run(s.line)
@@ -105,12 +109,12 @@ func TestSettingsCommands(t *testing.T) {
 			t.Errorf("%s: %q, %v; want %q", s.line, msg, err, s.msg)
 		}
 	}
-	want := settings{Format: "csv", Expanded: false, Timing: true, Stats: session.StatsText, AllowScan: true, Consistent: true, Pager: false}
+	want := settings{Format: "csv", Expanded: false, Timing: true, Stats: session.StatsText, AllowScan: true, Consistent: true, Pager: false, MemoryLimit: 512 << 20}
 	if st != want {
 		t.Errorf("settings %+v, want %+v", st, want)
 	}
 	list, _ := run(`\set`)
-	for _, w := range []string{"allow_scan = on", "consistent = on", "format = csv", "stats = text", "pager = off"} {
+	for _, w := range []string{"allow_scan = on", "consistent = on", "format = csv", "stats = text", "pager = off", "memory_limit = 512MiB"} {
 		if !strings.Contains(list, w) {
 			t.Errorf(`\set lacks %q:\n%s`, w, list)
 		}
@@ -121,7 +125,7 @@ func TestSettingsCommands(t *testing.T) {
 
 	s := &session.Session{}
 	st.applyTo(s)
-	if cfg := s.Settings(); cfg.Format != "csv" || !cfg.Plan.AllowScan || !cfg.Plan.Consistent || cfg.FormatOptions.Expanded {
+	if cfg := s.Settings(); cfg.Format != "csv" || !cfg.Plan.AllowScan || !cfg.Plan.Consistent || cfg.FormatOptions.Expanded || cfg.MemoryLimit != 512<<20 {
 		t.Errorf("applyTo: %+v", cfg)
 	}
 }

@@ -43,8 +43,8 @@ func (c *completer) completeMeta(line string) []suggestion {
 	case cmd == "x" || cmd == "timing" || cmd == "pager":
 		options = []string{"on", "off"}
 	case cmd == "set" && len(args) == 0:
-		options = []string{"allow_scan", "consistent", "expanded", "pager", "timing"}
-	case cmd == "set" && len(args) == 1:
+		options = []string{"allow_scan", "consistent", "expanded", "memory_limit", "pager", "timing"}
+	case cmd == "set" && len(args) == 1 && strings.ToLower(args[0]) != "memory_limit":
 		options = []string{"on", "off"}
 	}
 	var out []suggestion

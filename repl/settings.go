@@ -7,6 +7,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/exec/spill"
 )
 
 // settings are what the meta-commands change; they are copied into the
@@ -19,13 +20,15 @@ type settings struct {
 	AllowScan  bool
 	Consistent bool
 	Pager      bool
+	// MemoryLimit is each statement's --memory-limit in bytes (0: none).
+	MemoryLimit int64
 }
 
 // settingsOf reads the session's starting settings (from the flags).
 func settingsOf(s *session.Session) settings {
 	cfg := s.Settings()
 	return settings{Format: cfg.Format, Expanded: cfg.FormatOptions.Expanded, Stats: cfg.Stats,
-		AllowScan: cfg.Plan.AllowScan, Consistent: cfg.Plan.Consistent, Pager: true}
+		AllowScan: cfg.Plan.AllowScan, Consistent: cfg.Plan.Consistent, Pager: true, MemoryLimit: cfg.MemoryLimit}
 }
 
 // applyTo copies the settings into the session, which refuses a format it
@@ -38,6 +41,7 @@ func (st settings) applyTo(s *session.Session) error {
 	opts := s.Settings().Plan
 	opts.AllowScan, opts.Consistent = st.AllowScan, st.Consistent
 	s.SetPlanOptions(opts)
+	s.SetMemoryLimit(st.MemoryLimit)
 	return nil
 }
 
@@ -117,10 +121,13 @@ func (st *settings) set(args []string) (string, bool, error) {
 		for _, n := range names {
 			fmt.Fprintf(&b, "%s = %s\n", n, onOff(*vars[n]))
 		}
-		fmt.Fprintf(&b, "format = %s\nstats = %s", st.Format, st.Stats)
+		fmt.Fprintf(&b, "format = %s\nmemory_limit = %s\nstats = %s", st.Format, memoryLimitText(st.MemoryLimit), st.Stats)
 		return b.String(), true, nil
 	}
 	name := strings.ToLower(args[0])
+	if name == "memory_limit" {
+		return st.setMemoryLimit(args[1:])
+	}
 	v, ok := vars[name]
 	if !ok {
 		return "", true, fmt.Errorf("unknown setting %q; \\set lists them", args[0])
@@ -134,4 +141,25 @@ func (st *settings) set(args []string) (string, bool, error) {
 	}
 	*v = nv
 	return name + " is " + onOff(nv) + ".", true, nil
+}
+
+// setMemoryLimit handles \set memory_limit SIZE: the next statements'
+// --memory-limit, in the flag's units.
+func (st *settings) setMemoryLimit(args []string) (string, bool, error) {
+	if len(args) == 0 {
+		return "", true, fmt.Errorf("\\set memory_limit needs a size, such as 512MiB or 4GiB")
+	}
+	n, err := spill.ParseSize(strings.Join(args, " "))
+	if err != nil {
+		return "", true, err
+	}
+	st.MemoryLimit = n
+	return "memory_limit is " + memoryLimitText(n) + ".", true, nil
+}
+
+func memoryLimitText(n int64) string {
+	if n <= 0 {
+		return "none"
+	}
+	return spill.FormatSize(n)
 }

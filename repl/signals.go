@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/ddbsql/ddbsql/exec/engine"
+	"github.com/ddbsql/ddbsql/exec/spill"
 )
 
 // watchSignals makes SIGTERM and SIGHUP restore the terminal and end the
@@ -38,6 +39,7 @@ func (r *REPL) watchSignals() (stop func()) {
 			// with the terminal restored and the error said.
 			r.term.Close()
 			r.cfg.PrintError(r.cfg.Err, err)
+			spill.RemoveAll()
 			os.Exit(1)
 		}
 	}()
@@ -54,6 +56,7 @@ func (r *REPL) exitOnSignal(s os.Signal) {
 	}
 	r.term.Close()
 	_, _ = io.WriteString(r.cfg.Out, "\r\n")
+	spill.RemoveAll() // a statement still running never reaches its Close
 	code := 1
 	if n, ok := s.(syscall.Signal); ok {
 		code = 128 + int(n)

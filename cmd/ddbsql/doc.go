@@ -7,7 +7,10 @@
 // and --data) and a session, and maps outcomes to exit statuses.
 //
 // Invariants: exit status 0 on success, 1 when a statement fails, 2 for bad
-// usage, 128+signal when SIGINT or SIGTERM stopped a script; every failure
+// usage, 128+signal when SIGINT or SIGTERM stopped a script (a process
+// ended by a signal first removes every spill directory, spill.RemoveAll;
+// --memory-limit defaults to a quarter of physical memory, memorylimit.go);
+// every failure
 // is printed to stderr as "error: …" (with hint and source lines below;
 // "error: report.sql:12: …" for a failure in a named script), never as a
 // panic or stack trace; printError finds the *diag.Error of every phase

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/exec/spill"
 )
 
 // Exit codes.
@@ -46,6 +47,8 @@ type config struct {
 	segments    int
 	concurrency int
 	timeout     time.Duration
+	memoryLimit int64  // --memory-limit, bytes
+	tempDir     string // --temp-dir ("": the system's)
 	readPrice   float64
 	demo        bool
 	data        dataFlags
@@ -83,6 +86,9 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	cfg.concurrency = 8
 	fs.Var(countFlag{&cfg.concurrency, 1, math.MaxInt32, ""}, "concurrency", "at most `N` DynamoDB requests in flight per statement (IN lists, join lookups)")
 	fs.Var(durationFlag{&cfg.timeout, "timeout"}, "timeout", "give up on a statement after this `duration` (e.g. 30s), planning and DescribeTable/ListTables included")
+	cfg.memoryLimit = defaultMemoryLimit()
+	fs.Var(sizeFlag{&cfg.memoryLimit, "memory-limit"}, "memory-limit", fmt.Sprintf("what one statement's ORDER BY, GROUP BY, DISTINCT and hash joins may hold in memory before they spill to --temp-dir (`SIZE`: 512MiB, 4GiB, 2GB; default %s: a quarter of this machine's memory)", spill.FormatSize(cfg.memoryLimit)))
+	fs.StringVar(&cfg.tempDir, "temp-dir", "", "`DIR` for the spill files of statements past --memory-limit, removed when each statement ends (default: the system's temporary directory, "+os.TempDir()+")")
 	cfg.readPrice = session.DefaultReadPrice
 	fs.Var(amountFlag{&cfg.readPrice, "0.125"}, "read-price", "on-demand `price` in USD per million read units, for the cost in --stats")
 	fs.BoolVar(&cfg.demo, "demo", false, "open the built-in demo tables in an in-process DynamoDB (no AWS account needed)")

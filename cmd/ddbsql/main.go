@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/exec/spill"
 )
 
 func main() {
@@ -27,6 +28,7 @@ func main() {
 	}
 	code := run(ctx, os.Args[1:], st)
 	stop()
+	spill.RemoveAll() // statements remove their own; this is for one that did not end
 	os.Exit(code)
 }
 
@@ -54,6 +56,7 @@ func signalContext() (context.Context, func()) {
 			case s := <-sigs:
 				if scriptMode.Load() {
 					fmt.Fprintf(os.Stderr, "error: %v again; exiting at once\n", signalCause{s})
+					spill.RemoveAll() // the running statement's Close will not run
 					os.Exit(signalCause{s}.exitCode())
 				}
 			case <-done:

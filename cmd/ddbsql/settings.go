@@ -68,6 +68,8 @@ var fileSettings = []setting{
 	{key: "read-price", kind: kindNumber, example: "0.125"},
 	{key: "concurrency", kind: kindNumber, example: "8"},
 	{key: "timeout", kind: kindString, example: `"30s"`},
+	{key: "memory-limit", kind: kindString, example: `"4GiB"`},
+	{key: "temp-dir", kind: kindString, example: `"/var/tmp"`},
 	{key: "consistent", kind: kindBool, example: "true"},
 	{key: "no-color", kind: kindBool, example: "true"},
 }

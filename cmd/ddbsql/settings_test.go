@@ -122,7 +122,7 @@ func TestSettingsConnectionPrecedence(t *testing.T) {
 func TestSettingsFileErrors(t *testing.T) {
 	cases := []struct{ body, want string }{
 		{"format = \"cvs\"\n", `line 1: format = "cvs": use one of table, csv, tsv, json, ndjson, markdown`},
-		{"\n# note\ncolour = true\n", `line 3: unknown key "colour"; the keys are format, stats, pager, profile, region, endpoint-url, max-rcu, rate-limit, read-price, concurrency, timeout, consistent, no-color`},
+		{"\n# note\ncolour = true\n", `line 3: unknown key "colour"; the keys are format, stats, pager, profile, region, endpoint-url, max-rcu, rate-limit, read-price, concurrency, timeout, memory-limit, temp-dir, consistent, no-color`},
 		{"stats = \"verbose\"\n", `line 1: stats = "verbose": use one of off, text, json`},
 		{"max-rcu = \"lots\"\n", `line 1: max-rcu must be a number, e.g. max-rcu = 100`},
 		{"format = \"csv\"\nmax-rcu = -1\n", `line 2: max-rcu = -1: must not be negative`},

@@ -53,6 +53,18 @@
 //     only items decoded from responses, and are done with a batch's values
 //     before they release it. Tests allocate with exec/memtest, which
 //     overwrites freed buffers, so a use after release fails.
+//   - ORDER BY without LIMIT sorts normalized keys: each row's sort keys
+//     are one []byte (value.AppendOrderKey, inverted for DESC, then the
+//     row's arrival number, so equal keys keep input order), an index of
+//     (key prefix, row) is sorted, and the rows are gathered column by
+//     column from the retained batches (sortfull.go, gather.go). It
+//     reserves what it retains from Env.Memory; when the budget refuses,
+//     the rows held are written to Env.Spill as a sorted run (batches with
+//     a last binary column of keys) and released, and at the end the runs
+//     and the rows still held are merged by key (sortspill.go). With no
+//     spill directory, or a batch alone past the limit, it fails with
+//     spill.Exceeded. Close releases every batch, run and reservation.
+//     ORDER BY … LIMIT keeps its heap of value keys.
 //   - A statement either returns every matching row or fails with an error;
 //     it never returns a shorter result silently.
 //   - Every goroutine exec starts runs its work under Safely (exec/read):

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/eval"
+	"github.com/ddbsql/ddbsql/exec/spill"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -47,6 +48,7 @@ type sortInput struct {
 	rec    arrow.RecordBatch
 	layout *rowLayout
 	cols   []columnar.Column
+	class  int // full sort: the batch's schema among the sort's (schemaClasses)
 	unsent int // rows not emitted yet
 }
 
@@ -59,7 +61,8 @@ func (in *sortInput) release() {
 
 // sortOp orders rows on the client. A full sort keeps every input batch
 // (every row is needed until the end anyway, and rows read in place cost
-// no copies); with topN > 0 it keeps only the best topN rows in a heap and
+// no copies) and sorts normalized keys (sortfull.go), spilling sorted runs
+// when env.Memory refuses more (sortspill.go); with topN > 0 it keeps only the best topN rows in a heap and
 // copies, when a batch is done, the rows of it that are still there, so
 // that each batch can go at once and a row that enters and leaves the heap
 // within its batch is never copied.
@@ -78,6 +81,16 @@ type sortOp struct {
 	cand   sortedRow
 	fresh  []*sortedRow // top-N: rows that entered the heap from this batch
 	spare  *sortedRow   // top-N: an evicted row to reuse
+
+	// Full sort.
+	entries  []sortEntry
+	keyEnds  []int // addFull's scratch
+	direct   []columnar.Column
+	picks    []pick // nextInMemory's scratch
+	classes  schemaClasses
+	reserved int64 // taken from env.Memory for the rows held
+	runs     []*spill.Run
+	merge    *sortMerge // set once a sort that spilled has read its input
 }
 
 func newSortOp(env *Env, keys []planner.SortKey, topN int64, input Operator) *sortOp {
@@ -116,11 +129,16 @@ func (op *sortOp) consume(ctx context.Context) error {
 			return err
 		}
 	}
-	if op.topN > 0 {
-		op.rows = h.rows
-	}
-	sort.Slice(op.rows, func(i, j int) bool { return op.less(op.rows[i], op.rows[j]) })
 	op.sorted = true
+	if op.topN == 0 {
+		if len(op.runs) > 0 {
+			return op.startMerge()
+		}
+		op.sortEntries()
+		return nil
+	}
+	op.rows = h.rows
+	sort.Slice(op.rows, func(i, j int) bool { return op.less(op.rows[i], op.rows[j]) })
 	return nil
 }
 
@@ -137,28 +155,7 @@ func (op *sortOp) add(in arrow.RecordBatch, h *rowHeap) error {
 		in.Release()
 		return err
 	}
-	n := int(in.NumRows())
-	if n == 0 {
-		in.Release()
-		return nil
-	}
-	src := &sortInput{rec: in, layout: op.layout, cols: append([]columnar.Column(nil), op.row.cols...), unsent: n}
-	op.inputs = append(op.inputs, src)
-	// One allocation for the batch's rows and one for their keys.
-	rows := make([]sortedRow, n)
-	nk := len(op.keys)
-	keys := make([]value.Value, n*nk)
-	for i := range rows {
-		op.row.i = i
-		r := &rows[i]
-		r.in, r.row, r.keys, r.seq = src, i, keys[i*nk:(i+1)*nk:(i+1)*nk], op.seq
-		op.seq++
-		if err := op.evalKeys(r.keys); err != nil {
-			return err
-		}
-		op.rows = append(op.rows, r)
-	}
-	return nil
+	return op.addFull(in)
 }
 
 // addTop offers in's rows to the top-N heap, with keys and values read in
@@ -267,8 +264,10 @@ func (op *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 	}
+	if op.topN == 0 {
+		return op.nextFull()
+	}
 	if op.pos >= len(op.rows) {
-		op.releaseInputs()
 		return nil, io.EOF
 	}
 	// Emit consecutive rows that share a column layout as one batch.
@@ -312,9 +311,33 @@ func (op *sortOp) releaseInputs() {
 	op.inputs = nil
 }
 
+// nextFull emits a full sort's next batch, from memory or the merge.
+func (op *sortOp) nextFull() (arrow.RecordBatch, error) {
+	if op.merge != nil {
+		return op.merge.next()
+	}
+	if op.pos >= len(op.entries) {
+		op.releaseInputs()
+		return nil, io.EOF
+	}
+	return op.nextInMemory()
+}
+
 func (op *sortOp) Close() error {
 	op.rows = nil
+	if op.merge != nil {
+		op.merge.close()
+		op.merge = nil
+	}
+	for _, r := range op.runs {
+		_ = r.Close()
+	}
+	op.runs = nil
+	clear(op.entries)
+	op.entries = nil
 	op.releaseInputs()
+	op.env.Memory.Release(op.reserved)
+	op.reserved = 0
 	return op.input.Close()
 }
 
@@ -340,7 +363,12 @@ func (op *sortOp) firstKeyColumn() (columnar.Column, bool) {
 	if len(op.keys) == 0 {
 		return columnar.Column{}, false
 	}
-	switch k := op.keys[0].Expr.(type) {
+	return op.keyColumn(0)
+}
+
+// keyColumn finds the column sort key k reads directly, if it does.
+func (op *sortOp) keyColumn(k int) (columnar.Column, bool) {
+	switch k := op.keys[k].Expr.(type) {
 	case expr.Ref:
 		if k.Index >= 0 && k.Index < len(op.row.cols) {
 			return op.row.cols[k.Index], true

@@ -6,11 +6,13 @@
 // fields are unexported, so nothing outside changes a setting behind its
 // back. The Config holds what cmd/ddbsql reads from its flags (format,
 // statistics mode, planner options, --max-rcu, --rate-limit, --timeout,
-// --read-price, --concurrency, the progress line, the fast read path) and
+// --read-price, --concurrency, --memory-limit, --temp-dir, the progress
+// line, the fast read path) and
 // what an embedding caller provides (the allocator, the ConfirmScan
 // question); DefaultConfig is a session without flags. What the REPL
 // changes between statements goes through named setters (settings.go):
 // SetFormat, SetExpanded, SetStats, SetPlanOptions, SetConcurrency,
+// SetMemoryLimit,
 // SetOutput, SetMessages, SetProgress, SetStatsSink, SetConfirmScan and
 // WrapClient; SetFormat and SetStats refuse a format or statistics mode the
 // session does not know and leave the setting as it was. Settings returns
@@ -26,8 +28,13 @@
 // the host, so a plan is a function of the statement, the catalog and the
 // options alone.
 //
+// Each statement gets a fresh spill.Budget of MemoryLimit and a spill.Dir
+// under TempDir in its engine.Env; the Dir is closed by a deferred call
+// when the statement ends, by success, error, cancellation or panic, so
+// no spill file outlives its statement.
+//
 // Imports: parser, planner and its leaves, and the exec packages below
-// this one (engine, dynamo, format, columnar); cmd/ddbsql and repl import
+// this one (engine, dynamo, format, columnar, spill); cmd/ddbsql and repl import
 // it, no exec package does outside its tests. A session runs one statement
 // at a time: the setters are called between statements, never while one
 // runs.

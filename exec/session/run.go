@@ -77,7 +77,9 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	}
 	s.printNotes(p.Notes)
 	stats := engine.NewStats()
-	op, err := engine.Build(s.env(stats), p.Root)
+	env := s.env(stats)
+	defer env.Spill.Close()
+	op, err := engine.Build(env, p.Root)
 	if err != nil {
 		return err
 	}
@@ -223,6 +225,7 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 	}
 	stats := engine.NewStats()
 	env := s.env(stats)
+	defer env.Spill.Close()
 	env.Analysis = engine.NewAnalysis()
 	op, err := engine.Build(env, p.Root)
 	if err != nil {

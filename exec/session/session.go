@@ -15,6 +15,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/format"
+	"github.com/ddbsql/ddbsql/exec/spill"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
@@ -104,6 +105,13 @@ type Config struct {
 	// Mem allocates the statements' Arrow memory (nil:
 	// memory.DefaultAllocator).
 	Mem memory.Allocator
+	// MemoryLimit, when positive, is what each statement's blocking
+	// operators (ORDER BY, GROUP BY, DISTINCT, the hash-join build) may
+	// retain before they spill to TempDir (--memory-limit; 0: no limit).
+	MemoryLimit int64
+	// TempDir is where statements make their spill directories
+	// (--temp-dir; "": the system's temporary directory).
+	TempDir string
 	// ConfirmScan, when set, is asked before a statement that needs a Scan
 	// the options do not allow (the REPL asks the user); true plans it again
 	// with Scans allowed, for this statement only.
@@ -263,8 +271,13 @@ func (s *Session) confirmScan(ctx context.Context, scan planner.ScanEstimate) bo
 	return s.cfg.ConfirmScan(ctx, scan)
 }
 
+// env is a statement's environment, with a fresh memory budget and spill
+// directory of its own: the caller closes env.Spill when the statement
+// ends, however it ends (a deferred call, so a panic removes it too).
 func (s *Session) env(stats *engine.Stats) *engine.Env {
 	env := &engine.Env{Client: s.client, Mem: s.cfg.Mem, Stats: stats, Concurrency: s.cfg.Concurrency, Budget: s.cfg.MaxRCU}
+	env.Memory = spill.NewBudget(s.cfg.MemoryLimit)
+	env.Spill = spill.NewDir(s.cfg.TempDir)
 	env.Raw = s.cfg.Raw
 	if s.cfg.RateLimit > 0 {
 		if s.limiter == nil || s.limiterRate != s.cfg.RateLimit {

@@ -52,6 +52,10 @@ func (s *Session) SetPlanOptions(opts planner.Options) { s.cfg.Plan = opts }
 // (Config.Concurrency; 0: the engine's default).
 func (s *Session) SetConcurrency(n int) { s.cfg.Concurrency = n }
 
+// SetMemoryLimit sets what the next statements' blocking operators may
+// hold before they spill (Config.MemoryLimit; 0: no limit).
+func (s *Session) SetMemoryLimit(n int64) { s.cfg.MemoryLimit = n }
+
 // SetOutput directs the next statements' results to out.
 func (s *Session) SetOutput(out io.Writer) { s.out = out }
 

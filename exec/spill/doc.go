@@ -10,7 +10,11 @@
 // directory under --temp-dir: created on first use, removed with every
 // file in it by Close, and by RemoveAll for every Dir still open when the
 // process is told to stop (a signal handler calls it), so no exit path
-// leaves files behind. Spill files hold Arrow IPC streams (see runs.go).
+// leaves files behind. Spill files hold Arrow IPC streams (see run.go).
+//
+// Users: ORDER BY (exec/engine sortspill.go) reserves its input batches,
+// keys and index, and spills sorted runs whose batches end with a binary
+// column of normalized sort keys, merged back with one RunReader per run.
 //
 // Phase: execute. Imports: arrow-go and parser/diag only; the engine and
 // the session import it. Invariants: a nil *Budget means no limit and a

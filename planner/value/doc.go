@@ -20,5 +20,10 @@
 //     distinct kinds: both are SQL NULL, but attribute_exists sees the second.
 //   - Values of different DynamoDB types are never equal and never ordered
 //     against each other (DynamoDB's rule); Order gives a total, documented
-//     order across types only for ORDER BY and GROUP BY.
+//     order across types only for ORDER BY and GROUP BY. AppendOrderKey
+//     writes that order as bytes (orderkey.go): bytes.Compare of two keys
+//     is Order of their values, keys are prefix-free so a row's keys
+//     concatenate, and inverted keys order in reverse (DESC). Numbers key
+//     exactly at any exponent (AppendNumberKey, which the in-process
+//     DynamoDB's sort keys use too).
 package value

@@ -2,7 +2,6 @@ package memdb
 
 import (
 	"crypto/md5"
-	"strings"
 
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -20,43 +19,14 @@ func encodeKey(v value.Value) string {
 // (no leading or trailing zeros) and the scientific exponent (the value is
 // d.ddd × 10^exp). Zero has no digits.
 func decimalParts(text string) (neg bool, digits string, exp int) {
-	if strings.HasPrefix(text, "-") {
-		neg, text = true, text[1:]
-	}
-	intPart, frac, _ := strings.Cut(text, ".")
-	all := intPart + frac
-	lead := len(all) - len(strings.TrimLeft(all, "0"))
-	digits = strings.TrimRight(all[lead:], "0")
-	if digits == "" {
-		return false, "", 0
-	}
-	exp = len(intPart) - 1 - lead
+	neg, digits, exp, _ = value.NumberParts(text)
 	return neg, digits, exp
 }
 
-// encodeNumber is an order-preserving encoding of canonical number text:
-// a sign byte, an exponent byte and the digits (complemented for negatives,
-// with a terminator so a shorter negative mantissa sorts after longer ones).
+// encodeNumber is the order-preserving key of number text that ORDER BY
+// sorts on too (value.AppendNumberKey).
 func encodeNumber(text string) string {
-	neg, digits, exp := decimalParts(text)
-	if digits == "" {
-		return "\x01"
-	}
-	var sb strings.Builder
-	sb.Grow(len(digits) + 3)
-	if neg {
-		sb.WriteByte(0)
-		sb.WriteByte(byte(255 - (exp + 130)))
-		for i := 0; i < len(digits); i++ {
-			sb.WriteByte('9' - digits[i] + '0')
-		}
-		sb.WriteByte('~')
-		return sb.String()
-	}
-	sb.WriteByte(2)
-	sb.WriteByte(byte(exp + 130))
-	sb.WriteString(digits)
-	return sb.String()
+	return string(value.AppendNumberKey(make([]byte, 0, len(text)+6), text))
 }
 
 // keyBytes is the serialisation DynamoDB (and dynalite) hash to place a key:

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ddbsql/ddbsql/exec/spill"
+)
+
+func TestMemoryLimitFlagParses(t *testing.T) {
+	for _, c := range []struct {
+		arg  string
+		want int64
+	}{
+		{"512MiB", 512 << 20}, {"2GB", 2e9}, {"4g", 4 << 30}, {"1048576", 1 << 20}, {"1.5 KiB", 1536},
+	} {
+		cfg, code, ok := parseFlags([]string{"--memory-limit", c.arg, "--temp-dir", "/some/dir", "-e", "SHOW TABLES"}, io.Discard, io.Discard)
+		if !ok || code != exitOK {
+			t.Errorf("--memory-limit %s: exit %d", c.arg, code)
+			continue
+		}
+		if cfg.memoryLimit != c.want || cfg.tempDir != "/some/dir" {
+			t.Errorf("--memory-limit %s: %d in %q, want %d", c.arg, cfg.memoryLimit, cfg.tempDir, c.want)
+		}
+	}
+}
+
+func TestMemoryLimitFlagRefusesMalformedSizes(t *testing.T) {
+	for _, arg := range []string{"abc", "12XB", "-5MiB", "0", ""} {
+		var errOut strings.Builder
+		_, code, ok := parseFlags([]string{"--memory-limit", arg, "-e", "SHOW TABLES"}, io.Discard, &errOut)
+		if ok || code != exitUsage {
+			t.Errorf("--memory-limit %q accepted (exit %d)", arg, code)
+			continue
+		}
+		msg := errOut.String()
+		if !strings.Contains(msg, "--memory-limit") || !strings.Contains(msg, "such as") && !strings.Contains(msg, "use B, KB") && !strings.Contains(msg, "at least") {
+			t.Errorf("--memory-limit %q: %q does not name the flag and say what to write", arg, msg)
+		}
+	}
+}
+
+func TestMemoryLimitDefaultIsAQuarterOfMemoryAndShown(t *testing.T) {
+	cfg, _, ok := parseFlags([]string{"-e", "SHOW TABLES"}, io.Discard, io.Discard)
+	if !ok {
+		t.Fatal("no flags did not parse")
+	}
+	want := defaultMemoryLimit()
+	if cfg.memoryLimit != want || want <= 0 {
+		t.Fatalf("default --memory-limit %d, want %d", cfg.memoryLimit, want)
+	}
+	if total := physicalMemory(); total > 0 && (want > total/4 || want < total/4-(1<<30)) {
+		t.Errorf("default %d is not a quarter of %d", want, total)
+	}
+	r := cliRun(t, "", "--help")
+	shown := "default " + spill.FormatSize(want) + ": a quarter of this machine's memory"
+	if !strings.Contains(strings.Join(strings.Fields(r.out), " "), shown) {
+		t.Errorf("--help does not say %q:\n%s", shown, r.out)
+	}
+	if !flagWord("--temp-dir").MatchString(r.out) {
+		t.Error("--help does not list --temp-dir")
+	}
+}
+
+// spillingSort is an ORDER BY over the demo's largest table, read in
+// parallel segments (several batches) with a limit that holds only a
+// few of them: it must spill.
+func spillingSort(tempDir string, extra ...string) []string {
+	args := []string{"--demo", "--allow-scan", "--segments", "8", "--memory-limit", "200KiB", "--temp-dir", tempDir, "--format", "csv"}
+	return append(append(args, extra...), "-e", "SELECT * FROM leaderboard ORDER BY rating DESC, partitionId, rangeId")
+}
+
+func checkEmptyDir(t *testing.T, dir string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		t.Errorf("%s is left in --temp-dir", e.Name())
+	}
+}
+
+func TestSpillingStatementLeavesTempDirEmpty(t *testing.T) {
+	// The statement needs its spill directory: one that cannot be made
+	// fails it.
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := cliRun(t, "", spillingSort(notDir)...); r.code != exitError || !strings.Contains(r.err, "spill directory") {
+		t.Fatalf("a --temp-dir that is a file: exit %d, %q", r.code, r.err)
+	}
+
+	dir := t.TempDir()
+	r := cliRun(t, "", spillingSort(dir)...)
+	if r.code != exitOK {
+		t.Fatalf("exit %d: %s", r.code, r.err)
+	}
+	big := cliRun(t, "", "--demo", "--allow-scan", "--format", "csv", "-e", "SELECT * FROM leaderboard ORDER BY rating DESC, partitionId, rangeId")
+	if r.out != big.out || strings.Count(r.out, "\n") < 1000 {
+		t.Errorf("spilled ORDER BY differs from the in-memory one (%d and %d lines)", strings.Count(r.out, "\n"), strings.Count(big.out, "\n"))
+	}
+	checkEmptyDir(t, dir)
+
+	// Stopped by --timeout part way: cancelled, and still nothing left.
+	for _, timeout := range []string{"2ms", "5ms", "20ms"} {
+		r := cliRun(t, "", spillingSort(dir, "--timeout", timeout)...)
+		if r.code == exitOK {
+			continue // finished in time: the machine is fast
+		}
+		if r.errorCode() == "" && !strings.Contains(r.err, "timeout") {
+			t.Errorf("--timeout %s: %s", timeout, r.err)
+		}
+		checkEmptyDir(t, dir)
+	}
+}

@@ -1,0 +1,244 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/ddbsql/ddbsql/exec/columnar"
+
+	"github.com/ddbsql/ddbsql/planner/value"
+)
+
+// A full sort orders rows by normalized keys: each row's sort keys are
+// encoded into one []byte (value.AppendOrderKey per key, inverted for
+// DESC, then the row's arrival number, so no two keys are equal and the
+// sort is stable without asking for it), and an index of (key, batch, row)
+// is sorted with bytes.Compare. The rows are then gathered column by
+// column from the retained input batches (gather.go), never built as
+// values.
+
+// sortEntry is one row of a full sort.
+type sortEntry struct {
+	key []byte
+	in  *sortInput
+	row int
+}
+
+// sortEntryBytes is what an entry costs besides its key, for the budget.
+const sortEntryBytes = 48
+
+// appendKeysOf appends the normalized sort keys of row i (the current row
+// of op.row). A key that is a column stored as int64 or utf8 is encoded
+// from the cell itself; the others are evaluated (evalKeys) first.
+func (op *sortOp) appendKeysOf(dst []byte, i int, direct []columnar.Column) ([]byte, error) {
+	evaluated := false
+	for k, key := range op.keys {
+		start := len(dst)
+		c := direct[k]
+		switch {
+		case c.Array() == nil:
+			if !evaluated {
+				if err := op.evalKeys(op.cand.keys); err != nil {
+					return dst, err
+				}
+				evaluated = true
+			}
+			dst = value.AppendOrderKey(dst, op.cand.keys[k])
+		case c.IsMissing(i):
+			dst = value.AppendOrderKey(dst, value.MissingValue())
+		case c.Encoding() == columnar.EncInt64:
+			dst = value.AppendInt64Key(dst, c.Array().(*array.Int64).Value(i))
+		default:
+			dst = value.AppendStringKey(dst, c.Array().(*array.String).Value(i))
+		}
+		if key.Desc {
+			value.InvertKey(dst[start:])
+		}
+	}
+	return dst, nil
+}
+
+// directKeyColumns finds, for the batch op.row is on, the column each sort
+// key reads directly when it is stored as int64 or utf8 strings (a zero
+// Column where the key must be evaluated).
+func (op *sortOp) directKeyColumns() []columnar.Column {
+	if cap(op.direct) < len(op.keys) {
+		op.direct = make([]columnar.Column, len(op.keys))
+	}
+	out := op.direct[:len(op.keys)]
+	for k := range op.keys {
+		out[k] = columnar.Column{}
+		c, ok := op.keyColumn(k)
+		if ok && (c.Encoding() == columnar.EncInt64 || c.Encoding() == columnar.EncString) {
+			out[k] = c
+		}
+	}
+	return out
+}
+
+// addFull takes over in: its rows' keys are encoded, its memory reserved
+// (spilling what is held when the budget refuses) and it is retained.
+func (op *sortOp) addFull(in arrow.RecordBatch) error {
+	n := int(in.NumRows())
+	if n == 0 {
+		in.Release()
+		return nil
+	}
+	if op.cand.keys == nil {
+		op.cand.keys = make([]value.Value, len(op.keys))
+	}
+	direct := op.directKeyColumns()
+	// One buffer for the batch's keys: offsets first, slices once it has
+	// stopped growing.
+	buf := make([]byte, 0, n*(8+8*len(op.keys)))
+	ends := op.keyEnds[:0]
+	for i := 0; i < n; i++ {
+		op.row.i = i
+		var err error
+		if buf, err = op.appendKeysOf(buf, i, direct); err != nil {
+			in.Release()
+			return err
+		}
+		buf = binary.BigEndian.AppendUint64(buf, uint64(op.seq))
+		op.seq++
+		ends = append(ends, len(buf))
+	}
+	op.keyEnds = ends
+	need := recordBytes(in) + int64(cap(buf)) + int64(n)*sortEntryBytes
+	if err := op.reserve(need); err != nil {
+		in.Release()
+		return err
+	}
+	src := &sortInput{rec: in, layout: op.layout, class: op.classes.of(in.Schema()), unsent: n}
+	op.inputs = append(op.inputs, src)
+	start := 0
+	for i, end := range ends {
+		op.entries = append(op.entries, sortEntry{key: buf[start:end:end], in: src, row: i})
+		start = end
+	}
+	return nil
+}
+
+// sortRef is what the sort moves around: the first eight bytes of an
+// entry's key as a number (most comparisons end there) and the entry's
+// index. Sorting these 16 bytes and permuting the entries once is faster
+// than sorting the entries themselves.
+type sortRef struct {
+	prefix uint64
+	i      int32
+}
+
+// sortEntries orders the entries held.
+func (op *sortOp) sortEntries() {
+	refs := make([]sortRef, len(op.entries))
+	for i, e := range op.entries {
+		refs[i] = sortRef{prefix: keyPrefix(e.key), i: int32(i)}
+	}
+	es := op.entries
+	slices.SortFunc(refs, func(a, b sortRef) int {
+		switch {
+		case a.prefix < b.prefix:
+			return -1
+		case a.prefix > b.prefix:
+			return 1
+		}
+		return bytes.Compare(es[a.i].key, es[b.i].key)
+	})
+	sorted := make([]sortEntry, len(es))
+	for i, r := range refs {
+		sorted[i] = es[r.i]
+	}
+	op.entries = sorted
+}
+
+// keyPrefix is the first eight bytes of key, big-endian, zero-padded: it
+// orders as the keys do wherever it differs.
+func keyPrefix(key []byte) uint64 {
+	if len(key) >= 8 {
+		return binary.BigEndian.Uint64(key)
+	}
+	var b [8]byte
+	copy(b[:], key)
+	return binary.BigEndian.Uint64(b[:])
+}
+
+// nextInMemory emits the next batch of sorted entries: consecutive rows
+// whose batches share a schema, at most batchRows of them.
+func (op *sortOp) nextInMemory() (arrow.RecordBatch, error) {
+	limit := op.env.batchRows()
+	first := op.entries[op.pos].in.class
+	end := op.pos
+	for end < len(op.entries) && end-op.pos < limit && op.entries[end].in.class == first {
+		end++
+	}
+	picks := op.picks[:0]
+	for _, e := range op.entries[op.pos:end] {
+		picks = append(picks, pick{rec: e.in.rec, row: e.row})
+	}
+	op.picks = picks
+	out, err := gather(op.env.Mem, op.classes.schema(first), picks)
+	clear(picks)
+	if err != nil {
+		return nil, err
+	}
+	for i := op.pos; i < end; i++ {
+		in := op.entries[i].in
+		op.entries[i] = sortEntry{}
+		if in.unsent--; in.unsent == 0 {
+			in.release()
+		}
+	}
+	op.pos = end
+	return out, nil
+}
+
+// schemaClasses numbers the distinct schemas a sort has seen, so rows can
+// be grouped by schema with an integer compare.
+type schemaClasses struct {
+	schemas []*arrow.Schema
+	last    int
+}
+
+func (c *schemaClasses) of(s *arrow.Schema) int {
+	if c.last < len(c.schemas) && (c.schemas[c.last] == s || c.schemas[c.last].Equal(s)) {
+		return c.last
+	}
+	for i, k := range c.schemas {
+		if k == s || k.Equal(s) {
+			c.last = i
+			return i
+		}
+	}
+	c.schemas = append(c.schemas, s)
+	c.last = len(c.schemas) - 1
+	return c.last
+}
+
+func (c *schemaClasses) schema(class int) *arrow.Schema { return c.schemas[class] }
+
+// recordBytes is the size of the buffers a batch holds (whole buffers, as
+// retaining a slice retains them).
+func recordBytes(rec arrow.RecordBatch) int64 {
+	var n int64
+	for _, c := range rec.Columns() {
+		n += dataBytes(c.Data())
+	}
+	return n
+}
+
+func dataBytes(d arrow.ArrayData) int64 {
+	var n int64
+	for _, b := range d.Buffers() {
+		if b != nil {
+			n += int64(b.Len())
+		}
+	}
+	for _, c := range d.Children() {
+		n += dataBytes(c)
+	}
+	return n
+}
