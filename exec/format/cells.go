@@ -1,6 +1,7 @@
 package format
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strconv"
 	"strings"
@@ -112,4 +113,33 @@ func appendJSONCell(dst []byte, c columnar.Column, name string, row int) ([]byte
 		return dst, err
 	}
 	return value.AppendJSON(dst, v), nil
+}
+
+// appendDisplayCell appends a cell's value.Display text (nothing for NULL
+// and missing) read straight from the column: strings and numbers as their
+// stored text, integers, booleans and binary formatted into dst, encoded
+// documents through value.AppendEncodedDisplay. No value.Value is built.
+func appendDisplayCell(dst []byte, c columnar.Column, name string, row int) ([]byte, error) {
+	if c.IsMissing(row) {
+		return dst, nil
+	}
+	switch c.Encoding() {
+	case columnar.EncString:
+		return append(dst, c.Array().(*array.String).Value(row)...), nil
+	case columnar.EncNumberText:
+		return append(dst, value.NumberText(c.Array().(*array.String).Value(row))...), nil
+	case columnar.EncInt64:
+		return strconv.AppendInt(dst, c.Array().(*array.Int64).Value(row), 10), nil
+	case columnar.EncBool:
+		return strconv.AppendBool(dst, c.Array().(*array.Boolean).Value(row)), nil
+	case columnar.EncBinary:
+		return base64.StdEncoding.AppendEncode(dst, c.Array().(*array.Binary).Value(row)), nil
+	case columnar.EncValue:
+		out, err := value.AppendEncodedDisplay(dst, c.Array().(*array.Binary).Value(row))
+		if err != nil {
+			return dst, fmt.Errorf("format: column %q row %d: cannot decode value: columnar: %v", name, row, err)
+		}
+		return out, nil
+	}
+	return dst, fmt.Errorf("format: column %q has an encoding the text formats cannot read", name)
 }
