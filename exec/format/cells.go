@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -59,22 +58,6 @@ func cellAt(c columnar.Column, name string, row int) (v value.Value, err error) 
 		}
 	}()
 	return c.Value(row), nil
-}
-
-// ownedText renders a value for the text formats (value.Display) as a string
-// that owns its memory. Strings and numbers read from Arrow share the
-// batch's buffers; anything kept past WriteBatch must be cloned.
-func ownedText(v value.Value) string {
-	switch v.Kind() {
-	case value.String:
-		return strings.Clone(v.Text())
-	case value.Number:
-		if t := value.NumberText(v.Text()); t != v.Text() {
-			return t // a new string already
-		}
-		return strings.Clone(v.Text())
-	}
-	return value.Display(v)
 }
 
 // absentAt reports whether a SELECT * row lacks the attribute: an Arrow
@@ -142,4 +125,27 @@ func appendDisplayCell(dst []byte, c columnar.Column, name string, row int) ([]b
 		return out, nil
 	}
 	return dst, fmt.Errorf("format: column %q has an encoding the text formats cannot read", name)
+}
+
+// cellKind is the DynamoDB kind of a cell (Missing for an absent one), read
+// from the column's encoding without building the value.
+func cellKind(c columnar.Column, name string, row int) (value.Kind, error) {
+	if c.IsMissing(row) {
+		return value.Missing, nil
+	}
+	switch c.Encoding() {
+	case columnar.EncString:
+		return value.String, nil
+	case columnar.EncInt64, columnar.EncNumberText:
+		return value.Number, nil
+	case columnar.EncBool:
+		return value.Bool, nil
+	case columnar.EncBinary:
+		return value.Binary, nil
+	case columnar.EncValue:
+		if k, ok := value.EncodedKind(c.Array().(*array.Binary).Value(row)); ok {
+			return k, nil
+		}
+	}
+	return value.Missing, fmt.Errorf("format: column %q row %d: cannot decode value: columnar: corrupt encoding", name, row)
 }
