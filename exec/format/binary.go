@@ -22,15 +22,16 @@ type encoder func(out io.Writer, schema *arrow.Schema, mem memory.Allocator, pro
 // each column's facts, then writes the final file at End with the decided
 // schema. It writes nothing to the destination before End.
 type binaryWriter struct {
-	out    io.Writer
-	mem    memory.Allocator
-	label  string // "Parquet" or "Arrow", for messages
-	encode encoder
-	h      Header
-	spool  *spool
-	names  []string       // slot → output column name
-	slotOf map[string]int // Dynamic: output name → slot
-	facts  []columnFacts  // slot → what its values are
+	out     io.Writer
+	mem     memory.Allocator
+	tempDir string // where the spool goes; "": os.TempDir()
+	label   string // "Parquet" or "Arrow", for messages
+	encode  encoder
+	h       Header
+	spool   *spool
+	names   []string       // slot → output column name
+	slotOf  map[string]int // Dynamic: output name → slot
+	facts   []columnFacts  // slot → what its values are
 }
 
 func newBinaryWriter(w io.Writer, opt Options, label string, enc encoder) *binaryWriter {
@@ -38,7 +39,7 @@ func newBinaryWriter(w io.Writer, opt Options, label string, enc encoder) *binar
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	return &binaryWriter{out: w, mem: mem, label: label, encode: enc}
+	return &binaryWriter{out: w, mem: mem, tempDir: opt.TempDir, label: label, encode: enc}
 }
 
 func (b *binaryWriter) begin(h Header) error {
@@ -57,7 +58,7 @@ func (b *binaryWriter) begin(h Header) error {
 		b.names = h.Columns
 		b.facts = make([]columnFacts, len(h.Columns))
 	}
-	s, err := newSpool(b.mem)
+	s, err := newSpool(b.mem, b.tempDir)
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,9 @@
 package format
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -60,22 +60,6 @@ func cellAt(c columnar.Column, name string, row int) (v value.Value, err error) 
 	return c.Value(row), nil
 }
 
-// ownedText renders a value for the text formats (value.Display) as a string
-// that owns its memory. Strings and numbers read from Arrow share the
-// batch's buffers; anything kept past WriteBatch must be cloned.
-func ownedText(v value.Value) string {
-	switch v.Kind() {
-	case value.String:
-		return strings.Clone(v.Text())
-	case value.Number:
-		if t := value.NumberText(v.Text()); t != v.Text() {
-			return t // a new string already
-		}
-		return strings.Clone(v.Text())
-	}
-	return value.Display(v)
-}
-
 // absentAt reports whether a SELECT * row lacks the attribute: an Arrow
 // null, or an encoded value of kind Missing (what Column.Value reads as
 // Missing).
@@ -112,4 +96,56 @@ func appendJSONCell(dst []byte, c columnar.Column, name string, row int) ([]byte
 		return dst, err
 	}
 	return value.AppendJSON(dst, v), nil
+}
+
+// appendDisplayCell appends a cell's value.Display text (nothing for NULL
+// and missing) read straight from the column: strings and numbers as their
+// stored text, integers, booleans and binary formatted into dst, encoded
+// documents through value.AppendEncodedDisplay. No value.Value is built.
+func appendDisplayCell(dst []byte, c columnar.Column, name string, row int) ([]byte, error) {
+	if c.IsMissing(row) {
+		return dst, nil
+	}
+	switch c.Encoding() {
+	case columnar.EncString:
+		return append(dst, c.Array().(*array.String).Value(row)...), nil
+	case columnar.EncNumberText:
+		return append(dst, value.NumberText(c.Array().(*array.String).Value(row))...), nil
+	case columnar.EncInt64:
+		return strconv.AppendInt(dst, c.Array().(*array.Int64).Value(row), 10), nil
+	case columnar.EncBool:
+		return strconv.AppendBool(dst, c.Array().(*array.Boolean).Value(row)), nil
+	case columnar.EncBinary:
+		return base64.StdEncoding.AppendEncode(dst, c.Array().(*array.Binary).Value(row)), nil
+	case columnar.EncValue:
+		out, err := value.AppendEncodedDisplay(dst, c.Array().(*array.Binary).Value(row))
+		if err != nil {
+			return dst, fmt.Errorf("format: column %q row %d: cannot decode value: columnar: %v", name, row, err)
+		}
+		return out, nil
+	}
+	return dst, fmt.Errorf("format: column %q has an encoding the text formats cannot read", name)
+}
+
+// cellKind is the DynamoDB kind of a cell (Missing for an absent one), read
+// from the column's encoding without building the value.
+func cellKind(c columnar.Column, name string, row int) (value.Kind, error) {
+	if c.IsMissing(row) {
+		return value.Missing, nil
+	}
+	switch c.Encoding() {
+	case columnar.EncString:
+		return value.String, nil
+	case columnar.EncInt64, columnar.EncNumberText:
+		return value.Number, nil
+	case columnar.EncBool:
+		return value.Bool, nil
+	case columnar.EncBinary:
+		return value.Binary, nil
+	case columnar.EncValue:
+		if k, ok := value.EncodedKind(c.Array().(*array.Binary).Value(row)); ok {
+			return k, nil
+		}
+	}
+	return value.Missing, fmt.Errorf("format: column %q row %d: cannot decode value: columnar: corrupt encoding", name, row)
 }

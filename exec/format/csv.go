@@ -1,39 +1,60 @@
 package format
 
 import (
-	"encoding/csv"
 	"io"
+	"unicode"
+	"unicode/utf8"
 )
 
-// csvSink writes RFC 4180 records through encoding/csv (LF line ends).
-type csvSink struct {
-	w   *csv.Writer
-	out io.Writer // what w writes to
-}
+// csvCodec writes RFC 4180 fields exactly as encoding/csv's Writer does
+// (comma, LF line ends), appending to the record's bytes instead of
+// taking a []string, so cells go from the columns to the output with no
+// string per cell.
+type csvCodec struct{}
 
 func newCSVWriter(w io.Writer, opt Options) impl {
-	return newDelimited(csvSink{w: csv.NewWriter(w), out: w}, "CSV", opt)
+	return newDelimited(w, csvCodec{}, "CSV", opt)
 }
 
-// emptyRecord is a record of one empty field. encoding/csv writes it as a
-// blank line, which CSV readers (encoding/csv, Python's csv, spreadsheets)
-// skip, so a one-column result's NULL and empty-string rows would vanish; quoted, the
-// line holds one empty field (what Python's csv module writes).
-const emptyRecord = "\"\"\n"
+func (csvCodec) separator() byte { return ',' }
 
-func (s csvSink) write(fields []string) error {
-	if len(fields) == 1 && fields[0] == "" {
-		s.w.Flush()
-		if err := s.w.Error(); err != nil {
-			return err
-		}
-		_, err := io.WriteString(s.out, emptyRecord)
-		return err
+// loneEmpty: encoding/csv writes a record of one empty field as a blank
+// line, which CSV readers (encoding/csv, Python's csv, spreadsheets) skip,
+// so a one-column result's NULL and empty-string rows would vanish;
+// quoted, the line holds one empty field (what Python's csv module writes).
+func (csvCodec) loneEmpty() string { return `""` }
+
+// needsEscape is encoding/csv's rule: quote a field that holds the comma, a
+// quote, CR or LF, that begins with a space (any Unicode space), or that is
+// exactly `\.` (which PostgreSQL's COPY reads as the end of the data).
+func (csvCodec) needsEscape(f []byte) bool {
+	if len(f) == 0 {
+		return false
 	}
-	return s.w.Write(fields)
+	if len(f) == 2 && f[0] == '\\' && f[1] == '.' {
+		return true
+	}
+	for _, c := range f {
+		if c == ',' || c == '"' || c == '\r' || c == '\n' {
+			return true
+		}
+	}
+	if f[0] < utf8.RuneSelf {
+		return unicode.IsSpace(rune(f[0]))
+	}
+	r, _ := utf8.DecodeRune(f)
+	return unicode.IsSpace(r)
 }
 
-func (s csvSink) flush() error {
-	s.w.Flush()
-	return s.w.Error()
+// appendEscaped quotes the field and doubles its quotes; CR and LF stay as
+// they are (encoding/csv without UseCRLF).
+func (csvCodec) appendEscaped(dst, f []byte) []byte {
+	dst = append(dst, '"')
+	for _, c := range f {
+		if c == '"' {
+			dst = append(dst, '"')
+		}
+		dst = append(dst, c)
+	}
+	return append(dst, '"')
 }

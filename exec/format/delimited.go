@@ -1,16 +1,22 @@
 package format
 
 import (
+	"io"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
-	"github.com/ddbsql/ddbsql/planner/value"
 )
 
-// recordSink writes one delimited record (csv or tsv); NULL arrives as "".
-type recordSink interface {
-	write(fields []string) error
-	flush() error
+// fieldCodec is what csv and tsv differ in: the separator and how a field
+// is escaped. Records are built as bytes: a field is appended as it is
+// and escaped (rewritten) only when it needs it.
+type fieldCodec interface {
+	separator() byte
+	needsEscape(field []byte) bool
+	appendEscaped(dst, field []byte) []byte
+	// loneEmpty is how a record of one empty field is written.
+	loneEmpty() string
 }
 
 // delimitedWriter streams csv and tsv. With fixed columns the header is
@@ -18,8 +24,13 @@ type recordSink interface {
 // until End) to learn the union of attributes, writes the header, and then
 // streams. A header written before End ends in the ExtraColumn, which holds
 // the attributes first seen after it, so none is dropped.
+//
+// Streamed cells go straight from the columns into the batch's bytes
+// (appendDisplayCell), which are written out once the batch is complete,
+// so a failed batch writes nothing.
 type delimitedWriter struct {
-	sink  recordSink
+	out   io.Writer
+	codec fieldCodec
 	label string // "CSV" or "TSV", for errors
 	limit int
 	h     Header
@@ -28,12 +39,12 @@ type delimitedWriter struct {
 	header  []string       // Dynamic, once written
 	column  map[string]int // Dynamic, once written: name → position
 	extra   int            // Dynamic: the ExtraColumn's position, -1 if none
-	fields  []string
-	json    []byte // scratch for the extra column's text
+	buf     []byte         // records not yet written to out
+	field   []byte         // scratch: a field being escaped
 }
 
-func newDelimited(sink recordSink, label string, opt Options) *delimitedWriter {
-	return &delimitedWriter{sink: sink, label: label, limit: opt.MaxBufferedRows, extra: -1}
+func newDelimited(w io.Writer, codec fieldCodec, label string, opt Options) *delimitedWriter {
+	return &delimitedWriter{out: w, codec: codec, label: label, limit: opt.MaxBufferedRows, extra: -1}
 }
 
 func (d *delimitedWriter) begin(h Header) error {
@@ -42,14 +53,51 @@ func (d *delimitedWriter) begin(h Header) error {
 		d.pending = newGrid(h)
 		return nil
 	}
-	return d.writeHeader(h.Columns)
+	d.writeHeader(h.Columns)
+	return nil
 }
 
-func (d *delimitedWriter) writeHeader(names []string) error {
+func (d *delimitedWriter) writeHeader(names []string) {
 	if len(names) == 0 {
+		return
+	}
+	d.appendRecord(names)
+}
+
+// appendRecord appends one record of text fields.
+func (d *delimitedWriter) appendRecord(fields []string) {
+	for i, f := range fields {
+		if i > 0 {
+			d.buf = append(d.buf, d.codec.separator())
+		}
+		start := len(d.buf)
+		d.buf = append(d.buf, f...)
+		d.endField(start, len(fields))
+	}
+	d.buf = append(d.buf, '\n')
+}
+
+// endField escapes the field appended at start if it needs it; width is
+// the record's number of fields.
+func (d *delimitedWriter) endField(start, width int) {
+	f := d.buf[start:]
+	switch {
+	case len(f) == 0 && width == 1:
+		d.buf = append(d.buf, d.codec.loneEmpty()...)
+	case d.codec.needsEscape(f):
+		d.field = append(d.field[:0], f...)
+		d.buf = d.codec.appendEscaped(d.buf[:start], d.field)
+	}
+}
+
+// flush writes the complete records.
+func (d *delimitedWriter) flush() error {
+	if len(d.buf) == 0 {
 		return nil
 	}
-	return d.sink.write(names)
+	_, err := d.out.Write(d.buf)
+	d.buf = d.buf[:0]
+	return err
 }
 
 func (d *delimitedWriter) batch(rec arrow.RecordBatch) error {
@@ -60,22 +108,20 @@ func (d *delimitedWriter) batch(rec arrow.RecordBatch) error {
 		if d.limit < 0 || len(d.pending.rows) < d.limit {
 			return nil
 		}
-		if err := d.release(true); err != nil {
-			return err
-		}
-		return d.sink.flush()
+		d.release(true)
+		return d.flush()
 	}
 	if err := d.stream(rec); err != nil {
 		return err
 	}
-	return d.sink.flush()
+	return d.flush()
 }
 
 // release writes the header learned from the buffered rows, then the rows,
 // and switches to streaming. more says rows may follow: the header then
 // ends in the extra column (empty in the buffered rows, which the header
 // covers).
-func (d *delimitedWriter) release(more bool) error {
+func (d *delimitedWriter) release(more bool) {
 	g := d.pending
 	d.pending = nil
 	l := g.layout()
@@ -88,32 +134,20 @@ func (d *delimitedWriter) release(more bool) error {
 		d.extra = len(d.header)
 		d.header = append(d.header[:len(d.header):len(d.header)], extraName(d.header))
 	}
-	if err := d.writeHeader(d.header); err != nil {
-		return err
-	}
+	d.writeHeader(d.header)
+	fields := make([]string, len(d.header))
 	for _, row := range g.rows {
 		cells := l.dense(row)
-		fields := d.scratch(len(d.header))
+		clear(fields)
 		for i, c := range cells {
 			fields[i] = c.text // Display text; "" for NULL and missing
 		}
-		if err := d.sink.write(fields); err != nil {
-			return err
-		}
+		d.appendRecord(fields)
 	}
-	return nil
 }
 
-func (d *delimitedWriter) scratch(n int) []string {
-	if cap(d.fields) < n {
-		d.fields = make([]string, n)
-	}
-	d.fields = d.fields[:n]
-	clear(d.fields)
-	return d.fields
-}
-
-// stream writes a batch directly, mapping its fields onto the header.
+// stream appends a batch's records, mapping its fields onto the header.
+// On error the batch's records are dropped again.
 func (d *delimitedWriter) stream(rec arrow.RecordBatch) error {
 	cols, names, err := batchColumns(rec)
 	if err != nil {
@@ -127,27 +161,36 @@ func (d *delimitedWriter) stream(rec arrow.RecordBatch) error {
 	if d.h.Dynamic {
 		width = len(d.header)
 	}
+	from := make([]int, width) // header position → batch column, -1: none
+	for p := range from {
+		from[p] = -1
+	}
+	for c, p := range pos {
+		if p >= 0 {
+			from[p] = c
+		}
+	}
+	mark := len(d.buf)
+	sep := d.codec.separator()
 	for row := 0; row < int(rec.NumRows()); row++ {
-		fields := d.scratch(width)
-		for c, p := range pos {
-			if p < 0 {
-				continue
+		for p, c := range from {
+			if p > 0 {
+				d.buf = append(d.buf, sep)
 			}
-			v, err := cellAt(cols[c], names[c], row)
+			start := len(d.buf)
+			switch {
+			case c >= 0:
+				d.buf, err = appendDisplayCell(d.buf, cols[c], names[c], row)
+			case p == d.extra && len(late) > 0:
+				d.buf, err = appendExtra(d.buf, late, row)
+			}
 			if err != nil {
+				d.buf = d.buf[:mark]
 				return err
 			}
-			fields[p] = value.Display(v)
+			d.endField(start, width)
 		}
-		if len(late) > 0 {
-			if d.json, err = extraText(d.json, late, row); err != nil {
-				return err
-			}
-			fields[d.extra] = string(d.json)
-		}
-		if err := d.sink.write(fields); err != nil {
-			return err
-		}
+		d.buf = append(d.buf, '\n')
 	}
 	return nil
 }
@@ -189,9 +232,7 @@ func hasValue(c columnar.Column, rows int) bool {
 
 func (d *delimitedWriter) end() error {
 	if d.pending != nil {
-		if err := d.release(false); err != nil {
-			return err
-		}
+		d.release(false)
 	}
-	return d.sink.flush()
+	return d.flush()
 }

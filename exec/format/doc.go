@@ -2,19 +2,27 @@
 // ndjson and markdown as text, parquet and arrow (the Arrow IPC stream
 // format) as binary files.
 //
-// Phase: exec, the last step. May import exec/columnar, planner/value and
-// Arrow (arrow-go, its parquet and pqarrow packages), go-pretty. A Writer
+// Phase: exec, the last step. May import exec/columnar, exec/spill (the
+// binary formats' spool), planner/value, parser/diag and Arrow (arrow-go,
+// its parquet and pqarrow packages), go-pretty. A Writer
 // receives Begin(Header), then the result's arrow.RecordBatches in order,
 // then End exactly once (also for zero rows and after a failed WriteBatch),
-// or Abort when the result is abandoned. Cells are read with
-// columnar.ColumnOf(rec, i).Value(row) and rendered from value.Value,
-// except where json/ndjson write integers and encoded documents straight
-// from the column (value.AppendEncodedJSON: the same bytes, no value tree).
+// or Abort when the result is abandoned. The text formats read cells
+// straight from the columns, without a value.Value tree: json/ndjson
+// append a cell's JSON (integers formatted in place, encoded documents
+// through value.AppendEncodedJSON), csv/tsv and the buffered grid of table,
+// markdown and a SELECT * csv/tsv header append its value.Display text
+// (strings and numbers as stored, encoded values through
+// value.AppendEncodedDisplay): the same bytes as rendering the value.
+// The binary formats and the remaining json cells read
+// columnar.ColumnOf(rec, i).Value(row).
 //
 // Invariants:
 //   - A writer never retains or releases a batch. Streaming formats (json,
 //     ndjson, csv/tsv with fixed columns) write each batch before WriteBatch
-//     returns and flush it; buffering formats (table, markdown, and csv/tsv
+//     returns and flush it (csv/tsv build the batch's records in memory and
+//     write them once all are done, so a failed batch writes none);
+//     buffering formats (table, markdown, and csv/tsv
 //     while learning a SELECT * header) copy the rendered text of every cell
 //     first, because strings read from Arrow share the batch's buffers.
 //   - Numbers print with their exact stored digits in every format; nothing
@@ -28,7 +36,8 @@
 //     out goes into the ExtraColumn (see Columns).
 //   - parquet and arrow write nothing to their destination before End: a
 //     failed or abandoned result leaves no file behind (Destination), and
-//     their temporary spool file is unlinked as soon as it is created.
+//     their temporary spool file (and its directory) is unlinked as soon
+//     as it is created.
 //
 // Columns. With fixed columns (Header.Columns) batches carry exactly those
 // fields in that order and cells are matched by position. With
@@ -78,10 +87,11 @@
 // <<'a', 'b'>>, <<1, 2.5>>, base64 members in quotes for BS. A set nested in
 // a map or list is part of that value's JSON text, an array.
 // (*) a column is right-aligned when all its non-NULL cells are numbers.
-// json escapes no HTML characters. csv uses encoding/csv (quotes only when
-// needed, LF line ends; an empty string and NULL both give an empty field,
-// and a record of one empty field is written "" — a blank line would be
-// skipped by CSV readers, losing the row).
+// json escapes no HTML characters. csv quotes exactly as encoding/csv's
+// Writer does (only when needed: a comma, quote, CR or LF, a leading
+// Unicode space, or the field `\.`; LF line ends); an empty string and
+// NULL both give an empty field, and a record of one empty field is written
+// "" — a blank line would be skipped by CSV readers, losing the row.
 // tsv escapes \ tab LF CR NUL as \\ \t \n \r \0 (MySQL batch style). Table
 // and markdown cells keep line breaks (markdown: <br/>, "|" becomes "\|"),
 // expand tabs to four spaces and show other control characters as \r, \x1b,
@@ -95,9 +105,11 @@
 // Parquet and Arrow. A column's type must hold every value of the result,
 // and a number column's scale depends on every number, which a stream
 // cannot know before it ends. So these writers spool the result's batches
-// to a temporary Arrow IPC file in the OS temp dir (spool.go; one IPC
-// stream per run of batches with one schema, since batches choose their
-// own encodings) while they gather each column's facts (the DynamoDB types
+// to a temporary Arrow IPC file, a spill.Run in a spill directory of its
+// own under Options.TempDir (spool.go; one IPC stream per run of batches
+// with one schema, since batches choose their own encodings; a file that
+// cannot be made is spill's CodeSpill error) while they gather each
+// column's facts (the DynamoDB types
 // seen, the most integer and fraction digits of its numbers), then decide
 // the schema at End and write the file from the spool:
 //

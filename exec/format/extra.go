@@ -31,28 +31,28 @@ func sortLate(late []lateColumn) {
 	sort.Slice(late, func(i, j int) bool { return late[i].name < late[j].name })
 }
 
-// extraText renders one row's late attributes as a compact JSON object,
-// values as the json format writes them; "" when the row has none.
-func extraText(dst []byte, late []lateColumn, row int) ([]byte, error) {
-	dst = dst[:0]
+// appendExtra appends one row's late attributes as a compact JSON object,
+// values as the json format writes them (read straight from the columns);
+// nothing when the row has none.
+func appendExtra(dst []byte, late []lateColumn, row int) ([]byte, error) {
+	start := len(dst)
 	for _, l := range late {
-		v, err := cellAt(l.col, l.name, row)
-		if err != nil {
-			return dst, err
-		}
-		if v.Kind() == value.Missing {
+		if absentAt(l.col, row) {
 			continue
 		}
-		if len(dst) == 0 {
+		if len(dst) == start {
 			dst = append(dst, '{')
 		} else {
 			dst = append(dst, ',')
 		}
 		dst = value.AppendJSON(dst, value.Str(l.name))
 		dst = append(dst, ':')
-		dst = value.AppendJSON(dst, v)
+		var err error
+		if dst, err = appendJSONCell(dst, l.col, l.name, row); err != nil {
+			return dst[:start], err
+		}
 	}
-	if len(dst) > 0 {
+	if len(dst) > start {
 		dst = append(dst, '}')
 	}
 	return dst, nil

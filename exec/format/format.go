@@ -57,6 +57,9 @@ type Options struct {
 	// Mem allocates the Arrow buffers of the parquet and arrow writers
 	// (nil: memory.DefaultAllocator).
 	Mem memory.Allocator
+	// TempDir is where the parquet and arrow writers spool the result
+	// until End (--temp-dir; empty: os.TempDir()).
+	TempDir string
 }
 
 // Defaults for Options' zero values.

@@ -61,20 +61,37 @@ func (g *grid) add(rec arrow.RecordBatch) error {
 	if !g.dynamic && len(cols) != len(g.names) {
 		return columnCountError(len(cols), len(g.names))
 	}
+	// The text of every cell goes into one buffer, turned into a single
+	// string at the end that the cells slice: the grid owns its text
+	// without a string per cell, and no value.Value is built.
+	var text []byte
+	var ends []int // per cell kept, where its text ends in text
 	rows := make([][]gridCell, 0, rec.NumRows())
 	for row := 0; row < int(rec.NumRows()); row++ {
 		cells := make([]gridCell, 0, len(cols))
 		for c := range cols {
-			v, err := cellAt(cols[c], names[c], row)
+			kind, err := cellKind(cols[c], names[c], row)
 			if err != nil {
 				return err
 			}
-			if g.dynamic && v.Kind() == value.Missing {
+			if g.dynamic && kind == value.Missing {
 				continue
 			}
-			cells = append(cells, gridCell{slot: c, kind: v.Kind(), text: ownedText(v)})
+			if text, err = appendDisplayCell(text, cols[c], names[c], row); err != nil {
+				return err
+			}
+			ends = append(ends, len(text))
+			cells = append(cells, gridCell{slot: c, kind: kind})
 		}
 		rows = append(rows, cells)
+	}
+	owned, i, start := string(text), 0, 0
+	for _, cells := range rows {
+		for k := range cells {
+			cells[k].text = owned[start:ends[i]]
+			start = ends[i]
+			i++
+		}
 	}
 	if g.dynamic {
 		slots := make([]int, len(names))

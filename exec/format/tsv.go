@@ -1,29 +1,54 @@
 package format
 
-import (
-	"bufio"
-	"io"
-	"strings"
-)
+import "io"
 
-// tsvSink writes tab-separated records, escaping like MySQL's batch mode:
+// tsvCodec writes tab-separated fields, escaping like MySQL's batch mode:
 // backslash, tab, newline, carriage return and NUL become \\ \t \n \r \0.
-type tsvSink struct{ w *bufio.Writer }
+type tsvCodec struct{}
 
 func newTSVWriter(w io.Writer, opt Options) impl {
-	return newDelimited(tsvSink{bufio.NewWriter(w)}, "TSV", opt)
+	return newDelimited(w, tsvCodec{}, "TSV", opt)
 }
 
-var tsvEscaper = strings.NewReplacer(`\`, `\\`, "\t", `\t`, "\n", `\n`, "\r", `\r`, "\x00", `\0`)
+func (tsvCodec) separator() byte { return '\t' }
 
-func (s tsvSink) write(fields []string) error {
-	for i, f := range fields {
-		if i > 0 {
-			_ = s.w.WriteByte('\t')
+// loneEmpty: an empty line is a record of one empty field in tsv.
+func (tsvCodec) loneEmpty() string { return "" }
+
+func (tsvCodec) needsEscape(f []byte) bool {
+	for _, c := range f {
+		if tsvEscape(c) != 0 {
+			return true
 		}
-		_, _ = tsvEscaper.WriteString(s.w, f)
 	}
-	return s.w.WriteByte('\n')
+	return false
 }
 
-func (s tsvSink) flush() error { return s.w.Flush() }
+func (tsvCodec) appendEscaped(dst, f []byte) []byte {
+	for _, c := range f {
+		if e := tsvEscape(c); e != 0 {
+			dst = append(dst, '\\', e)
+		} else {
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// tsvEscape is the letter after the backslash that stands for c, 0 when c
+// is written as it is.
+func tsvEscape(c byte) byte {
+	switch c {
+	case '\\':
+		return '\\'
+	case '\t':
+		return 't'
+	case '\n':
+		return 'n'
+	case '\r':
+		return 'r'
+	case 0:
+		return '0'
+	}
+	return 0
+}
