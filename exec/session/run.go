@@ -275,6 +275,9 @@ func drain(ctx context.Context, op engine.Operator, stats *engine.Stats) error {
 func (s *Session) writerOptions() format.Options {
 	opt := s.cfg.FormatOptions
 	opt.Mem = s.cfg.Mem
+	if opt.TempDir == "" {
+		opt.TempDir = s.cfg.TempDir // parquet and arrow spool where statements spill
+	}
 	return opt
 }
 

@@ -16,9 +16,9 @@
 // keys and index, and spills sorted runs whose batches end with a binary
 // column of normalized sort keys, merged back with one RunReader per run.
 //
-// Phase: execute. Imports: arrow-go and parser/diag only; the engine and
-// the session import it. Invariants: a nil *Budget means no limit and a
-// nil *Dir cannot spill (operators then fail with CodeMemoryLimit where
+// Phase: execute. Imports: arrow-go and parser/diag only; the engine, the
+// session and format (whose parquet and arrow spool is a Run) import it.
+// Invariants: a nil *Budget means no limit and a nil *Dir cannot spill (operators then fail with CodeMemoryLimit where
 // they would have spilled); Budget methods are safe for concurrent use;
 // errors are *diag.Error of the execute phase, CodeMemoryLimit naming the
 // operator and the limit, CodeSpill naming the file.
