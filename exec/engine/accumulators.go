@@ -226,10 +226,20 @@ func (e *extremeAcc) result() (value.Value, error) {
 	return e.best, nil
 }
 
-// distinctAcc feeds each distinct non-NULL value to the inner accumulator once.
+// distinctAcc feeds each distinct non-NULL value to the inner accumulator
+// once. Within --memory-limit its set of values seen is reserved from the
+// budget; once the budget refuses, the set stops growing (frozen) and a
+// value not in it goes to the aggregation's distinctSpill, which feeds
+// each such value to inner once after the input ends.
 type distinctAcc struct {
 	inner accumulator
 	seen  map[string]struct{}
+	// spill is the aggregation's overflow; nil outside an aggregation.
+	spill  *distinctSpill
+	group  int // the group's number in its level, and this aggregate's
+	agg    int
+	name   string
+	frozen bool
 }
 
 func (d *distinctAcc) add(v value.Value) error {
@@ -239,6 +249,18 @@ func (d *distinctAcc) add(v value.Value) error {
 	k := valueKey(v)
 	if _, ok := d.seen[k]; ok {
 		return nil
+	}
+	if d.spill != nil {
+		if !d.frozen {
+			frozen, err := d.spill.reserve(d, len(k))
+			if err != nil {
+				return err
+			}
+			d.frozen = frozen
+		}
+		if d.frozen {
+			return d.spill.put(d.group, d.agg, k)
+		}
 	}
 	d.seen[k] = struct{}{}
 	return d.inner.add(v)

@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"context"
+	"hash/maphash"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+
+	"github.com/ddbsql/ddbsql/exec/spill"
+	"github.com/ddbsql/ddbsql/parser/diag"
+)
+
+// Operators that hash rows (GROUP BY, DISTINCT, COUNT(DISTINCT), the hash
+// join's build side) stay inside --memory-limit by hash partitioning: once
+// the budget refuses what they would retain next, the rows that would need
+// it go to one of spillFanout spill runs by a hash of their key, and each
+// run is later processed on its own, the same way, one level deeper. Every
+// level hashes with a fresh seed, so the rows of one run spread over the
+// next level's runs instead of landing together again.
+const spillFanout = 16
+
+// spillMaxLevel bounds the recursion: a run that still does not fit after
+// this many levels holds keys that cannot be told apart by hashing (one
+// key, or one group, larger than the budget), and the statement fails with
+// spill.Exceeded instead of spilling for ever.
+const spillMaxLevel = 8
+
+// partitions writes rows to spillFanout runs, creating a run when its
+// first row comes.
+type partitions struct {
+	env    *Env
+	prefix string
+	seed   maphash.Seed
+	runs   [spillFanout]*spill.Run
+	rows   [spillFanout][]int64 // scratch: one batch's rows per partition
+}
+
+func newPartitions(env *Env, prefix string) *partitions {
+	return &partitions{env: env, prefix: prefix, seed: maphash.MakeSeed()}
+}
+
+// of is the partition of a key.
+func (p *partitions) of(key []byte) int8 {
+	return int8(maphash.Bytes(p.seed, key) % spillFanout)
+}
+
+// write copies the rows of in whose part is not negative to their
+// partitions' runs; in stays the caller's.
+func (p *partitions) write(ctx context.Context, in arrow.RecordBatch, part []int8) error {
+	for i := range p.rows {
+		p.rows[i] = p.rows[i][:0]
+	}
+	for i, k := range part {
+		if k >= 0 {
+			p.rows[k] = append(p.rows[k], int64(i))
+		}
+	}
+	for k, rows := range p.rows {
+		if len(rows) == 0 {
+			continue
+		}
+		if err := p.writeRows(ctx, k, in, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *partitions) writeRows(ctx context.Context, k int, in arrow.RecordBatch, rows []int64) error {
+	if p.runs[k] == nil {
+		run, err := p.env.Spill.NewRun(p.prefix, p.env.Mem)
+		if err != nil {
+			return err
+		}
+		p.runs[k] = run
+	}
+	if len(rows) == int(in.NumRows()) {
+		return p.runs[k].Write(in)
+	}
+	b := array.NewInt64Builder(p.env.Mem)
+	b.AppendValues(rows, nil)
+	idx := b.NewArray()
+	b.Release()
+	defer idx.Release()
+	values, indices := compute.NewDatum(in), compute.NewDatum(idx) // each retains its argument
+	defer values.Release()
+	defer indices.Release()
+	out, err := compute.Take(compute.WithAllocator(ctx, p.env.Mem), *compute.DefaultTakeOptions(), values, indices)
+	if err != nil {
+		return execErrorf(diag.CodeInternal, "%s spill: %v", p.prefix, err)
+	}
+	defer out.Release()
+	return p.runs[k].Write(out.(*compute.RecordDatum).Value)
+}
+
+// finish ends writing and hands over the runs that got rows; the
+// partitions then hold none.
+func (p *partitions) finish() ([]*spill.Run, error) {
+	var out []*spill.Run
+	var err error
+	for k, r := range p.runs {
+		if r == nil {
+			continue
+		}
+		p.runs[k] = nil
+		if ferr := r.Finish(); ferr != nil && err == nil {
+			err = ferr
+		}
+		out = append(out, r)
+	}
+	if err != nil {
+		closeRuns(out)
+		return nil, err
+	}
+	return out, nil
+}
+
+// close drops every run (an error path, or the operator's Close).
+func (p *partitions) close() {
+	if p == nil {
+		return
+	}
+	for k, r := range p.runs {
+		if r != nil {
+			_ = r.Close()
+			p.runs[k] = nil
+		}
+	}
+}
+
+func closeRuns(runs []*spill.Run) {
+	for _, r := range runs {
+		_ = r.Close()
+	}
+}
+
+// runInput reads one finished run back as an operator's input; Close
+// drops the run.
+type runInput struct {
+	run    *spill.Run
+	reader *spill.RunReader
+}
+
+func (r *runInput) Next(context.Context) (arrow.RecordBatch, error) {
+	if r.reader == nil {
+		r.reader = r.run.Reader()
+	}
+	return r.reader.Next()
+}
+
+func (r *runInput) Close() error {
+	if r.reader != nil {
+		r.reader.Close()
+	}
+	return r.run.Close()
+}
+
+// spillRefused is what an operator does when the budget refuses need more
+// bytes at the given level: nil when it may spill, else the memory-limit
+// error naming it.
+func spillRefused(env *Env, operator string, level int, need int64) error {
+	if env.Spill == nil || level >= spillMaxLevel {
+		return spill.Exceeded(operator, env.Memory, env.Memory.Used()+need)
+	}
+	return nil
+}
+
+// roundUp8 rounds a byte estimate up to whole words.
+func roundUp8(n int) int64 { return int64((n + 7) &^ 7) }
