@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -29,8 +28,7 @@ type spillState struct {
 	parts     *partitions
 	spillPart []int8 // per row of the batch being folded: its partition, or -1
 	spilled   int    // rows of that batch marked in spillPart
-	pending   []*spill.Run
-	child     *aggregateOp // the run being aggregated now
+	runs      runQueue
 	dropped   bool
 	dspill    distinctSpill
 }
@@ -126,30 +124,14 @@ func (op *aggregateOp) nextSpilled(ctx context.Context) (arrow.RecordBatch, erro
 		if err != nil {
 			return nil, err
 		}
-		op.pending = runs
+		op.runs.pending = runs
 	}
-	for {
-		if op.child != nil {
-			b, err := op.child.Next(ctx)
-			if err != io.EOF {
-				return b, err
-			}
-			err = op.child.Close()
-			op.child = nil
-			if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if len(op.pending) == 0 {
-			return nil, io.EOF
-		}
-		run := op.pending[0]
-		op.pending = op.pending[1:]
-		op.child = newAggregateOp(op.env, op.node, &runInput{run: run})
-		op.child.level = op.level + 1
-		op.child.dspill.level = op.child.level
-	}
+	return op.runs.next(ctx, func(run *spill.Run) Operator {
+		child := newAggregateOp(op.env, op.node, &runInput{run: run})
+		child.level = op.level + 1
+		child.dspill.level = child.level
+		return child
+	})
 }
 
 // dropGroups forgets the level's groups and returns their budget.
@@ -171,10 +153,5 @@ func (op *aggregateOp) closeSpill() {
 	op.dropGroups()
 	op.parts.close()
 	op.parts = nil
-	closeRuns(op.pending)
-	op.pending = nil
-	if op.child != nil {
-		_ = op.child.Close()
-		op.child = nil
-	}
+	op.runs.close()
 }

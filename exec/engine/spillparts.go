@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"hash/maphash"
+	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -169,3 +170,43 @@ func spillRefused(env *Env, operator string, level int, need int64) error {
 
 // roundUp8 rounds a byte estimate up to whole words.
 func roundUp8(n int) int64 { return int64((n + 7) &^ 7) }
+
+// runQueue passes on, one run after another, the output of the operator
+// each spilled run is opened as (the same operator, a level deeper).
+type runQueue struct {
+	pending []*spill.Run
+	child   Operator
+}
+
+func (q *runQueue) next(ctx context.Context, open func(*spill.Run) Operator) (arrow.RecordBatch, error) {
+	for {
+		if q.child != nil {
+			b, err := q.child.Next(ctx)
+			if err != io.EOF {
+				return b, err
+			}
+			err = q.child.Close()
+			q.child = nil
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if len(q.pending) == 0 {
+			return nil, io.EOF
+		}
+		run := q.pending[0]
+		q.pending = q.pending[1:]
+		q.child = open(run)
+	}
+}
+
+// close drops the runs not read and the one being read.
+func (q *runQueue) close() {
+	closeRuns(q.pending)
+	q.pending = nil
+	if q.child != nil {
+		_ = q.child.Close()
+		q.child = nil
+	}
+}
