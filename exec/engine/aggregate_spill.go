@@ -5,8 +5,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-
-	"github.com/ddbsql/ddbsql/exec/spill"
 )
 
 // GROUP BY within --memory-limit. Partial states of every aggregate would
@@ -124,14 +122,14 @@ func (op *aggregateOp) nextSpilled(ctx context.Context) (arrow.RecordBatch, erro
 		if err != nil {
 			return nil, err
 		}
-		op.runs.pending = runs
+		op.runs.pending = openRuns(runs, func(in Operator) Operator {
+			child := newAggregateOp(op.env, op.node, in)
+			child.level = op.level + 1
+			child.dspill.level = child.level
+			return child
+		})
 	}
-	return op.runs.next(ctx, func(run *spill.Run) Operator {
-		child := newAggregateOp(op.env, op.node, &runInput{run: run})
-		child.level = op.level + 1
-		child.dspill.level = child.level
-		return child
-	})
+	return op.runs.next(ctx)
 }
 
 // dropGroups forgets the level's groups and returns their budget.

@@ -7,7 +7,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/ddbsql/ddbsql/exec/spill"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -145,11 +144,11 @@ func (op *distinctOp) nextSpilled(ctx context.Context) (arrow.RecordBatch, error
 		if err != nil {
 			return nil, err
 		}
-		op.runs.pending = runs
+		op.runs.pending = openRuns(runs, func(in Operator) Operator {
+			return &distinctOp{env: op.env, input: in, level: op.level + 1}
+		})
 	}
-	return op.runs.next(ctx, func(run *spill.Run) Operator {
-		return &distinctOp{env: op.env, input: &runInput{run: run}, level: op.level + 1}
-	})
+	return op.runs.next(ctx)
 }
 
 func (op *distinctOp) dropSeen() {

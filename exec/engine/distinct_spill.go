@@ -133,7 +133,9 @@ func (s *distinctSpill) resolve(ctx context.Context, order []*group, lent *lentV
 	}
 	var queue []levelRun
 	for _, r := range runs {
-		queue = append(queue, levelRun{r, s.level + 1})
+		if r != nil {
+			queue = append(queue, levelRun{r, s.level + 1})
+		}
 	}
 	defer func() {
 		for _, q := range queue {
@@ -148,7 +150,9 @@ func (s *distinctSpill) resolve(ctx context.Context, order []*group, lent *lentV
 			return err
 		}
 		for _, r := range sub {
-			queue = append(queue, levelRun{r, q.level + 1})
+			if r != nil {
+				queue = append(queue, levelRun{r, q.level + 1})
+			}
 		}
 	}
 	return nil
@@ -156,7 +160,7 @@ func (s *distinctSpill) resolve(ctx context.Context, order []*group, lent *lentV
 
 // resolveRun feeds one run's entries, deferring to the runs it returns
 // those that do not fit in its set.
-func (s *distinctSpill) resolveRun(ctx context.Context, run *spill.Run, level int, order []*group, lent *lentValues) ([]*spill.Run, error) {
+func (s *distinctSpill) resolveRun(ctx context.Context, run *spill.Run, level int, order []*group, lent *lentValues) ([spillFanout]*spill.Run, error) {
 	rd := run.Reader()
 	defer func() { _ = run.Close() }()
 	defer rd.Close()
@@ -164,9 +168,9 @@ func (s *distinctSpill) resolveRun(ctx context.Context, run *spill.Run, level in
 	var reserved int64
 	defer func() { s.env.Memory.Release(reserved) }()
 	var sub *partitions
-	fail := func(err error) ([]*spill.Run, error) {
+	fail := func(err error) ([spillFanout]*spill.Run, error) {
 		sub.close()
-		return nil, err
+		return [spillFanout]*spill.Run{}, err
 	}
 	for {
 		rec, err := rd.Next()
@@ -184,7 +188,7 @@ func (s *distinctSpill) resolveRun(ctx context.Context, run *spill.Run, level in
 		}
 	}
 	if sub == nil {
-		return nil, nil
+		return [spillFanout]*spill.Run{}, nil
 	}
 	return sub.finish()
 }

@@ -53,7 +53,10 @@ func stFinish(t *testing.T, env *Env) {
 
 // stValue draws a key value: mostly from a skewed pool of keys (a few hot
 // ones, many rare), of mixed types, with NULLs and missing attributes.
-func stValue(r *rand.Rand, keys int) value.Value {
+func stValue(r *rand.Rand, keys int) value.Value { return stSkewedValue(r, keys, 3) }
+
+// stSkewedValue is stValue with one draw in hotOneIn from the hot keys.
+func stSkewedValue(r *rand.Rand, keys, hotOneIn int) value.Value {
 	switch r.IntN(20) {
 	case 0:
 		return value.MissingValue()
@@ -63,7 +66,7 @@ func stValue(r *rand.Rand, keys int) value.Value {
 		return value.BoolOf(r.IntN(2) == 0)
 	}
 	var k int
-	if r.IntN(3) == 0 {
+	if r.IntN(hotOneIn) == 0 {
 		k = r.IntN(4) // hot keys
 	} else {
 		k = r.IntN(keys)

@@ -96,24 +96,22 @@ func (p *partitions) writeRows(ctx context.Context, k int, in arrow.RecordBatch,
 	return p.runs[k].Write(out.(*compute.RecordDatum).Value)
 }
 
-// finish ends writing and hands over the runs that got rows; the
-// partitions then hold none.
-func (p *partitions) finish() ([]*spill.Run, error) {
-	var out []*spill.Run
+// finish ends writing and hands over the runs by partition (nil where no
+// row went); the partitions then hold none.
+func (p *partitions) finish() ([spillFanout]*spill.Run, error) {
+	out := p.runs
+	p.runs = [spillFanout]*spill.Run{}
 	var err error
-	for k, r := range p.runs {
-		if r == nil {
-			continue
+	for _, r := range out {
+		if r != nil {
+			if ferr := r.Finish(); ferr != nil && err == nil {
+				err = ferr
+			}
 		}
-		p.runs[k] = nil
-		if ferr := r.Finish(); ferr != nil && err == nil {
-			err = ferr
-		}
-		out = append(out, r)
 	}
 	if err != nil {
-		closeRuns(out)
-		return nil, err
+		closeRuns(out[:])
+		return out, err
 	}
 	return out, nil
 }
@@ -133,8 +131,21 @@ func (p *partitions) close() {
 
 func closeRuns(runs []*spill.Run) {
 	for _, r := range runs {
-		_ = r.Close()
+		if r != nil {
+			_ = r.Close()
+		}
 	}
+}
+
+// openRuns makes each run that got rows the input of an operator.
+func openRuns(runs [spillFanout]*spill.Run, open func(Operator) Operator) []Operator {
+	var out []Operator
+	for _, r := range runs {
+		if r != nil {
+			out = append(out, open(&runInput{run: r}))
+		}
+	}
+	return out
 }
 
 // runInput reads one finished run back as an operator's input; Close
@@ -171,14 +182,15 @@ func spillRefused(env *Env, operator string, level int, need int64) error {
 // roundUp8 rounds a byte estimate up to whole words.
 func roundUp8(n int) int64 { return int64((n + 7) &^ 7) }
 
-// runQueue passes on, one run after another, the output of the operator
-// each spilled run is opened as (the same operator, a level deeper).
+// runQueue passes on, one after another, the output of the operators
+// the spilled runs were opened as (the same operator, a level deeper).
+// Each starts reading its run only when the one before it has ended.
 type runQueue struct {
-	pending []*spill.Run
+	pending []Operator
 	child   Operator
 }
 
-func (q *runQueue) next(ctx context.Context, open func(*spill.Run) Operator) (arrow.RecordBatch, error) {
+func (q *runQueue) next(ctx context.Context) (arrow.RecordBatch, error) {
 	for {
 		if q.child != nil {
 			b, err := q.child.Next(ctx)
@@ -195,18 +207,26 @@ func (q *runQueue) next(ctx context.Context, open func(*spill.Run) Operator) (ar
 		if len(q.pending) == 0 {
 			return nil, io.EOF
 		}
-		run := q.pending[0]
+		q.child = q.pending[0]
 		q.pending = q.pending[1:]
-		q.child = open(run)
 	}
 }
 
-// close drops the runs not read and the one being read.
+// close drops the operators not read and the one being read, with their
+// runs.
 func (q *runQueue) close() {
-	closeRuns(q.pending)
+	for _, op := range q.pending {
+		_ = op.Close()
+	}
 	q.pending = nil
 	if q.child != nil {
 		_ = q.child.Close()
 		q.child = nil
 	}
 }
+
+// emptyInput is the input of a run that got no rows.
+type emptyInput struct{}
+
+func (emptyInput) Next(context.Context) (arrow.RecordBatch, error) { return nil, io.EOF }
+func (emptyInput) Close() error                                    { return nil }
