@@ -91,7 +91,7 @@ func (op *hashJoinOp) buildTable(ctx context.Context) error {
 		}
 	}
 	op.built = true
-	return nil
+	return op.cannotShrink()
 }
 
 // addBuild enters a build batch's rows into the table, within the memory

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"io"
 
@@ -33,6 +34,11 @@ type graceState struct {
 	done         bool        // the probe side is partitioned: read the runs
 	runs         runQueue
 	keys         []string // scratch: a build batch's keys
+	// What the build runs got: their estimated bytes, and whether every row
+	// had the same key (firstKey), which no partitioning can split.
+	buildBytes int64
+	firstKey   []byte
+	oneKey     bool
 }
 
 // joinEntryCost estimates what a table entry retains besides the batch it
@@ -70,6 +76,7 @@ func (op *hashJoinOp) startGrace(ctx context.Context, rec arrow.RecordBatch, cos
 		return err
 	}
 	op.grace.build = newPartitions(op.env, "join-build")
+	op.grace.oneKey = true
 	op.grace.probe = &partitions{env: op.env, prefix: "join-probe", seed: op.grace.build.seed}
 	retained := op.retained
 	op.retained = nil
@@ -86,16 +93,35 @@ func (op *hashJoinOp) startGrace(ctx context.Context, rec arrow.RecordBatch, cos
 
 // partitionBuild writes a build batch's rows with a key to their runs.
 func (op *hashJoinOp) partitionBuild(ctx context.Context, rec arrow.RecordBatch) error {
-	part, _, err := op.partOf(op.grace.build, op.node.BuildKeys, &op.buildRow, rec)
+	g := &op.grace
+	part, _, err := op.partOf(g.build, op.node.BuildKeys, &op.buildRow, rec, func(key []byte) {
+		g.buildBytes += joinEntryCost(len(key))
+		switch {
+		case g.firstKey == nil:
+			g.firstKey = append([]byte(nil), key...)
+		case g.oneKey && !bytes.Equal(key, g.firstKey):
+			g.oneKey = false
+		}
+	})
 	if err != nil {
 		return err
 	}
-	return op.grace.build.write(ctx, rec, part)
+	g.buildBytes += retainedBytes(rec)
+	return g.build.write(ctx, rec, part)
+}
+
+// cannotShrink is the memory-limit error of a build side whose rows all
+// have one key: every level would write them all to one run again.
+func (op *hashJoinOp) cannotShrink() error {
+	if op.grace.build == nil || !op.grace.oneKey || op.grace.firstKey == nil {
+		return nil
+	}
+	return spill.Exceeded("JOIN", op.env.Memory, op.grace.buildBytes)
 }
 
 // partOf is each row's partition by its key, -1 for a NULL key, and how
-// many rows have a NULL key.
-func (op *hashJoinOp) partOf(p *partitions, keys []expr.Expr, row *batchRow, rec arrow.RecordBatch) ([]int8, int, error) {
+// many rows have a NULL key; seen, when set, sees each key.
+func (op *hashJoinOp) partOf(p *partitions, keys []expr.Expr, row *batchRow, rec arrow.RecordBatch, seen func([]byte)) ([]int8, int, error) {
 	row.reset(rec)
 	part := make([]int8, rec.NumRows())
 	nulls := 0
@@ -110,6 +136,9 @@ func (op *hashJoinOp) partOf(p *partitions, keys []expr.Expr, row *batchRow, rec
 		}
 		if ok {
 			part[i] = p.of(buf)
+			if seen != nil {
+				seen(buf)
+			}
 		} else {
 			part[i] = -1
 			nulls++
@@ -148,7 +177,7 @@ func (op *hashJoinOp) nextGrace(ctx context.Context) (arrow.RecordBatch, error) 
 // partitionProbe writes a probe batch's rows with a key to their runs and
 // returns the LEFT join's rows for those without one. It takes rec.
 func (op *hashJoinOp) partitionProbe(ctx context.Context, rec arrow.RecordBatch) ([]arrow.RecordBatch, error) {
-	part, nulls, err := op.partOf(op.grace.probe, op.node.ProbeKeys, &op.probeRow, rec)
+	part, nulls, err := op.partOf(op.grace.probe, op.node.ProbeKeys, &op.probeRow, rec, nil)
 	if err == nil {
 		err = op.grace.probe.write(ctx, rec, part)
 	}

@@ -41,10 +41,10 @@ func TestGroupBySpillMatchesInMemory(t *testing.T) {
 		keys    int
 		limit   int64
 	}{
-		{"fast path, many keys", []expr.Expr{otCol("k"), otCol("k2")}, false, 6000, 3000, 8 << 10},
-		{"general path", []expr.Expr{otCol("k"), otCol("k2")}, true, 4000, 1500, 6 << 10},
-		{"one key column, tiny budget", []expr.Expr{otCol("k")}, false, 3000, 2000, 1 << 10},
-		{"no GROUP BY, distinct sets spill", nil, false, 5000, 4000, 2 << 10},
+		{"fast path, many keys", []expr.Expr{otCol("k"), otCol("k2")}, false, 5000, 3000, 32 << 10},
+		{"general path", []expr.Expr{otCol("k"), otCol("k2")}, true, 3000, 1500, 24 << 10},
+		{"one key column, tiny budget", []expr.Expr{otCol("k")}, false, 2000, 1500, 4 << 10},
+		{"no GROUP BY, distinct sets spill", nil, false, 5000, 4000, 8 << 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := stGroupInput(t, tc.rows, tc.keys)

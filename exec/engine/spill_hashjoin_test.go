@@ -119,5 +119,9 @@ func TestHashJoinOneKeyPastTheLimitFails(t *testing.T) {
 	env := stSpillEnv(t, 8<<10, true)
 	_, err := stHashJoin(t, env, planner.JoinInner, nil, side(0, probe), side(1, build))
 	stWantMemoryLimit(t, err, "JOIN")
+	files := env.Spill.Files()
 	stFinish(t, env)
+	if files != 1 {
+		t.Errorf("%d spill files: the one key's rows were written again level after level", files)
+	}
 }
