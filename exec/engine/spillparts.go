@@ -155,7 +155,12 @@ type runInput struct {
 	reader *spill.RunReader
 }
 
-func (r *runInput) Next(context.Context) (arrow.RecordBatch, error) {
+func (r *runInput) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	// Reading a run back is local work that can take long; a cancelled
+	// statement stops at the next batch.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if r.reader == nil {
 		r.reader = r.run.Reader()
 	}
