@@ -72,6 +72,7 @@ func BenchmarkGroupBySpill(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			var peak uint64
 			var files int
+			var budgetPeak int64
 			for i := 0; i < b.N; i++ {
 				runtime.GC()
 				env := &Env{Mem: memory.DefaultAllocator, Stats: NewStats()}
@@ -100,6 +101,7 @@ func BenchmarkGroupBySpill(b *testing.B) {
 				}
 				_ = op.Close()
 				peak = max(peak, stop())
+				budgetPeak = env.Memory.Peak()
 				if env.Spill != nil {
 					files = env.Spill.Files()
 					_ = env.Spill.Close()
@@ -111,6 +113,9 @@ func BenchmarkGroupBySpill(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 			b.ReportMetric(float64(files), "spill-files")
+			if limit > 0 {
+				b.ReportMetric(float64(budgetPeak)/(1<<20), "budget-peak-MiB")
+			}
 		})
 	}
 }
