@@ -47,6 +47,7 @@ type aggregateOp struct {
 func newAggregateOp(env *Env, n *planner.Aggregate, input Operator) *aggregateOp {
 	op := &aggregateOp{env: env, node: n, input: input, row: newBatchRow(aggregateExprs(n)...)}
 	op.dspill.env = env
+	op.lent.mem = env.Memory
 	return op
 }
 

@@ -145,6 +145,7 @@ func (op *aggregateOp) dropGroups() {
 	op.order, op.groupSlab, op.accSlab, op.rowGroups = nil, nil, nil, nil
 	op.env.Memory.Release(op.reserved)
 	op.reserved = 0
+	op.lent.release()
 	op.dspill.close()
 }
 

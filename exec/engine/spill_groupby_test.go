@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/ddbsql/ddbsql/planner/expr"
@@ -106,4 +107,36 @@ func TestGroupByKeysLargerThanBudget(t *testing.T) {
 	if len(got) != 50 {
 		t.Fatalf("%d groups, want 50", len(got))
 	}
+}
+
+// The MIN/MAX values a group keeps count too: few groups with long
+// values spill although their keys alone would fit.
+func TestGroupByLongExtremesSpill(t *testing.T) {
+	r := otRand(t)
+	var data [][]value.Value
+	for i := 0; i < 2000; i++ {
+		long := make([]byte, 1000+r.IntN(3000))
+		for j := range long {
+			long[j] = byte('a' + r.IntN(26))
+		}
+		data = append(data, []value.Value{otN(strconv.Itoa(r.IntN(60))), value.Str(string(long))})
+	}
+	in := stBatches(r, []string{"k", "y"}, data)
+	groups := []expr.Expr{otCol("k")}
+	aggs := []expr.Aggregate{otAgg("max", otCol("y"), false), otAgg("min", otCol("y"), false)}
+	want, err := otAggregate(t, otEnv(t), groups, aggs, in...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := stSpillEnv(t, 64<<10, true)
+	got, err := otAggregate(t, env, groups, aggs, in...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := env.Spill.Files()
+	stFinish(t, env)
+	if files == 0 {
+		t.Fatal("60 groups of MIN and MAX over 4KB values stayed in a 64KiB budget")
+	}
+	stSameMultiset(t, "MIN/MAX of long values", got, want)
 }
