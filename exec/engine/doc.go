@@ -65,8 +65,8 @@
 //     (accumulators.go); scalar functions are exec/eval's.
 //   - GROUP BY, DISTINCT, the sets of DISTINCT aggregates and the hash
 //     join's build side reserve what they retain from Env.Memory (estimates
-//     rounded up: key bytes, table entries, accumulators, retained build
-//     batches) and stay inside it by hash partitioning (spillparts.go):
+//     rounded up: key bytes, table entries, accumulators and the
+//     MIN/MAX values they copy, retained build batches) and stay inside it by hash partitioning (spillparts.go):
 //     once the budget refuses, what would need more memory goes to one of
 //     16 spill runs in Env.Spill by a hash of its key, and each run is
 //     processed afterwards by the same operator one level deeper, with a
