@@ -183,10 +183,10 @@ var avgContext = apd.Context{Precision: ddblimits.NumberDigits, MaxExponent: apd
 type extremeAcc struct {
 	max      bool
 	have     bool
-	borrowed bool // best is still read in place
+	borrowed bool  // best is still read in place
+	owned    int32 // the bytes of the copy of best the budget holds (a value is at most 400KB); packed beside the flags
 	best     value.Value
 	lent     *lentValues
-	owned    int64 // the bytes of the copy of best the budget holds
 }
 
 func (e *extremeAcc) add(v value.Value) error {
@@ -227,8 +227,8 @@ func (l *lentValues) own() {
 		e.best, e.borrowed = e.best.Clone(), false
 		if l.mem != nil {
 			size := valueFootprint(e.best)
-			delta += size - e.owned
-			e.owned = size
+			delta += size - int64(e.owned)
+			e.owned = int32(size)
 		}
 	}
 	clear(l.accs)
