@@ -57,7 +57,7 @@ func (op *aggregateOp) admit(keyLen int) (bool, error) {
 		op.reserved += cost
 		return true, nil
 	}
-	if err := spillRefused(op.env, "GROUP BY", op.level, op.reserved+cost); err != nil {
+	if err := spillRefused(op.env, "GROUP BY", op.level, cost); err != nil {
 		return false, err
 	}
 	op.parts = newPartitions(op.env, "groupby")

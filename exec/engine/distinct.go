@@ -112,7 +112,7 @@ func (op *distinctOp) admit() (bool, error) {
 	case len(op.seen) == 0:
 		op.env.Memory.Reserve(cost) // one key per level: progress
 	default:
-		if err := spillRefused(op.env, "DISTINCT", op.level, op.reserved+cost); err != nil {
+		if err := spillRefused(op.env, "DISTINCT", op.level, cost); err != nil {
 			return false, err
 		}
 		op.parts = newPartitions(op.env, "distinct")

@@ -61,7 +61,7 @@ func (s *distinctSpill) reserve(d *distinctAcc, keyLen int) (bool, error) {
 		s.reserved += cost
 		return false, nil
 	}
-	if err := spillRefused(s.env, d.name, s.level, s.reserved+cost); err != nil {
+	if err := spillRefused(s.env, d.name, s.level, cost); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -220,7 +220,7 @@ func (s *distinctSpill) resolveBatch(ctx context.Context, rec arrow.RecordBatch,
 				s.env.Memory.Reserve(cost)
 				*reserved += cost
 			default:
-				if err := spillRefused(s.env, d.name, level, *reserved+cost); err != nil {
+				if err := spillRefused(s.env, d.name, level, cost); err != nil {
 					return err
 				}
 				*sub = newPartitions(s.env, "distinct-agg")

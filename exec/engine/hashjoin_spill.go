@@ -71,7 +71,7 @@ func dataBytes(d arrow.ArrayData) int64 {
 // refuses rec (cost bytes): the table's rows and rec's go to build runs.
 // It takes rec.
 func (op *hashJoinOp) startGrace(ctx context.Context, rec arrow.RecordBatch, cost int64) error {
-	if err := spillRefused(op.env, "JOIN", op.level, op.reserved+cost); err != nil {
+	if err := spillRefused(op.env, "JOIN", op.level, cost); err != nil {
 		rec.Release()
 		return err
 	}
