@@ -125,7 +125,7 @@ func (op *aggregateOp) nextSpilled(ctx context.Context) (arrow.RecordBatch, erro
 		if err != nil {
 			return nil, err
 		}
-		op.runs.pending = openRuns(runs, func(in Operator) Operator {
+		op.runs.pending = openRuns(op.env, runs, func(in Operator) Operator {
 			child := newAggregateOp(op.env, op.node, in)
 			child.level = op.level + 1
 			child.dspill.level = child.level

@@ -144,7 +144,7 @@ func (op *distinctOp) nextSpilled(ctx context.Context) (arrow.RecordBatch, error
 		if err != nil {
 			return nil, err
 		}
-		op.runs.pending = openRuns(runs, func(in Operator) Operator {
+		op.runs.pending = openRuns(op.env, runs, func(in Operator) Operator {
 			return &distinctOp{env: op.env, input: in, level: op.level + 1}
 		})
 	}

@@ -76,8 +76,9 @@
 //     (group, aggregate, value) entries and feeds them to its accumulator
 //     after the input ends (distinct_spill.go); the hash join turns into a
 //     grace hash join over pairs of build and probe runs
-//     (hashjoin_spill.go). Every level holds at least one group, key or
-//     build batch, so every level progresses; results are those of one
+//     (hashjoin_spill.go). Every GROUP BY or DISTINCT level holds at least
+//     one group or key, and a join level's runs split its build rows, so
+//     every level progresses; results are those of one
 //     pass in memory, but spilled rows come after the others, not in input
 //     order. With no Env.Spill, past 8 levels, or for a build side whose
 //     rows all share one key, the operator fails with spill.Exceeded

@@ -127,10 +127,9 @@ func (op *hashJoinOp) addBuild(ctx context.Context, rec arrow.RecordBatch) error
 		return nil
 	}
 	if !op.env.Memory.TryReserve(cost) {
-		if len(op.retained) > 0 {
-			return op.startGrace(ctx, rec, cost)
-		}
-		op.env.Memory.Reserve(cost) // one batch at least: progress
+		// Even a first batch is partitioned: its rows split among the
+		// runs, unless they all share a key (cannotShrink).
+		return op.startGrace(ctx, rec, cost)
 	}
 	op.reserved += cost
 	for i, k := range keys {

@@ -220,9 +220,9 @@ func (op *hashJoinOp) pairRuns() error {
 		}
 		var build Operator = emptyInput{}
 		if builds[k] != nil {
-			build = &runInput{run: builds[k]}
+			build = newRunInput(op.env, builds[k])
 		}
-		child := newHashJoinOp(op.env, op.node, &runInput{run: probes[k]}, build)
+		child := newHashJoinOp(op.env, op.node, newRunInput(op.env, probes[k]), build)
 		child.level = op.level + 1
 		op.grace.runs.pending = append(op.grace.runs.pending, child)
 	}

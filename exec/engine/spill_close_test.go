@@ -51,8 +51,8 @@ func TestSpillingOperatorsClosedEarly(t *testing.T) {
 				for _, s := range srcs {
 					s.check(t)
 				}
-				if env.Spill.Files() == 0 {
-					t.Fatal("nothing spilled")
+				if rows > 1 && env.Spill.Files() == 0 {
+					t.Fatal("nothing spilled") // one row may come before the budget is full
 				}
 				stFinish(t, env)
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/ddbsql/ddbsql/exec/spill"
 	"github.com/ddbsql/ddbsql/parser/diag"
@@ -138,21 +139,32 @@ func closeRuns(runs []*spill.Run) {
 }
 
 // openRuns makes each run that got rows the input of an operator.
-func openRuns(runs [spillFanout]*spill.Run, open func(Operator) Operator) []Operator {
+func openRuns(env *Env, runs [spillFanout]*spill.Run, open func(Operator) Operator) []Operator {
 	var out []Operator
 	for _, r := range runs {
 		if r != nil {
-			out = append(out, open(&runInput{run: r}))
+			out = append(out, open(newRunInput(env, r)))
 		}
 	}
 	return out
 }
 
 // runInput reads one finished run back as an operator's input; Close
-// drops the run.
+// drops the run. Each level splits its batches among the runs, so a run
+// deep down holds many small batches; runInput joins neighbours of one
+// schema back into batches of up to rows rows (Env.BatchRows), which the
+// next level folds, hashes and retains with less overhead per row.
 type runInput struct {
 	run    *spill.Run
+	rows   int
+	mem    memory.Allocator
 	reader *spill.RunReader
+	next   arrow.RecordBatch // read ahead, of another schema or too big to join
+	ended  bool
+}
+
+func newRunInput(env *Env, run *spill.Run) *runInput {
+	return &runInput{run: run, rows: env.batchRows(), mem: env.Mem}
 }
 
 func (r *runInput) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -161,13 +173,88 @@ func (r *runInput) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	first, err := r.read()
+	if err != nil {
+		return nil, err
+	}
+	group := []arrow.RecordBatch{first}
+	n := first.NumRows()
+	for n < int64(r.rows) {
+		b, err := r.read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			releaseAll(group)
+			return nil, err
+		}
+		if !b.Schema().Equal(first.Schema()) || n+b.NumRows() > int64(r.rows) {
+			r.next = b
+			break
+		}
+		group = append(group, b)
+		n += b.NumRows()
+	}
+	if len(group) == 1 {
+		return first, nil
+	}
+	defer releaseAll(group)
+	return concatBatches(r.mem, group, n)
+}
+
+func (r *runInput) read() (arrow.RecordBatch, error) {
+	if b := r.next; b != nil {
+		r.next = nil
+		return b, nil
+	}
+	if r.ended {
+		return nil, io.EOF
+	}
 	if r.reader == nil {
 		r.reader = r.run.Reader()
 	}
-	return r.reader.Next()
+	b, err := r.reader.Next()
+	if err == io.EOF {
+		r.ended = true
+	}
+	return b, err
+}
+
+// concatBatches joins batches of one schema, n rows in all.
+func concatBatches(mem memory.Allocator, batches []arrow.RecordBatch, n int64) (arrow.RecordBatch, error) {
+	schema := batches[0].Schema()
+	cols := make([]arrow.Array, schema.NumFields())
+	defer releaseAll(nil, cols...)
+	parts := make([]arrow.Array, len(batches))
+	for c := range cols {
+		for i, b := range batches {
+			parts[i] = b.Column(c)
+		}
+		col, err := array.Concatenate(parts, mem)
+		if err != nil {
+			return nil, execErrorf(diag.CodeInternal, "reading a spill run: %v", err)
+		}
+		cols[c] = col
+	}
+	return array.NewRecordBatch(schema, cols, n), nil
+}
+
+func releaseAll(batches []arrow.RecordBatch, arrs ...arrow.Array) {
+	for _, b := range batches {
+		b.Release()
+	}
+	for _, a := range arrs {
+		if a != nil {
+			a.Release()
+		}
+	}
 }
 
 func (r *runInput) Close() error {
+	if r.next != nil {
+		r.next.Release()
+		r.next = nil
+	}
 	if r.reader != nil {
 		r.reader.Close()
 	}
