@@ -5,6 +5,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 
+	"github.com/ddbsql/ddbsql/exec/spill"
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/expr"
@@ -182,7 +183,8 @@ var avgContext = apd.Context{Precision: ddblimits.NumberDigits, MaxExponent: apd
 type extremeAcc struct {
 	max      bool
 	have     bool
-	borrowed bool // best is still read in place
+	borrowed bool  // best is still read in place
+	owned    int32 // the bytes of the copy of best the budget holds (a value is at most 400KB); packed beside the flags
 	best     value.Value
 	lent     *lentValues
 }
@@ -209,14 +211,52 @@ func (e *extremeAcc) add(v value.Value) error {
 // into the batch being folded. own copies those values before the batch is
 // released: a best replaced again within the batch is never copied, so a
 // MAX over ascending input copies once per group and batch, not per row.
-type lentValues struct{ accs []*extremeAcc }
+//
+// The copies count against the memory budget (mem, when set): the group
+// exists already, so they are reserved whether or not they fit, and a
+// budget they push past its limit takes no new group (aggregate_spill.go).
+type lentValues struct {
+	accs     []*extremeAcc
+	mem      *spill.Budget
+	reserved int64
+}
 
 func (l *lentValues) own() {
+	var delta int64
 	for _, e := range l.accs {
 		e.best, e.borrowed = e.best.Clone(), false
+		if l.mem != nil {
+			size := valueFootprint(e.best)
+			delta += size - int64(e.owned)
+			e.owned = int32(size)
+		}
 	}
 	clear(l.accs)
 	l.accs = l.accs[:0]
+	if delta > 0 {
+		l.mem.Reserve(delta)
+	} else {
+		l.mem.Release(-delta)
+	}
+	l.reserved += delta
+}
+
+// release gives back what the copies held, when the groups go.
+func (l *lentValues) release() {
+	l.mem.Release(l.reserved)
+	l.reserved = 0
+}
+
+// valueFootprint estimates the bytes a copied value holds beyond the
+// accumulator: its text, or its encoding for a document or set.
+func valueFootprint(v value.Value) int64 {
+	switch v.Kind() {
+	case value.String, value.Number, value.Binary:
+		return roundUp8(len(v.Text()))
+	case value.Missing, value.Null, value.Bool:
+		return 0
+	}
+	return roundUp8(len(value.AppendBinary(nil, v)))
 }
 
 func (e *extremeAcc) result() (value.Value, error) {
@@ -226,10 +266,20 @@ func (e *extremeAcc) result() (value.Value, error) {
 	return e.best, nil
 }
 
-// distinctAcc feeds each distinct non-NULL value to the inner accumulator once.
+// distinctAcc feeds each distinct non-NULL value to the inner accumulator
+// once. Within --memory-limit its set of values seen is reserved from the
+// budget; once the budget refuses, the set stops growing (frozen) and a
+// value not in it goes to the aggregation's distinctSpill, which feeds
+// each such value to inner once after the input ends.
 type distinctAcc struct {
 	inner accumulator
 	seen  map[string]struct{}
+	// spill is the aggregation's overflow; nil outside an aggregation.
+	spill  *distinctSpill
+	group  int // the group's number in its level, and this aggregate's
+	agg    int
+	name   string
+	frozen bool
 }
 
 func (d *distinctAcc) add(v value.Value) error {
@@ -239,6 +289,18 @@ func (d *distinctAcc) add(v value.Value) error {
 	k := valueKey(v)
 	if _, ok := d.seen[k]; ok {
 		return nil
+	}
+	if d.spill != nil {
+		if !d.frozen {
+			frozen, err := d.spill.reserve(d, len(k))
+			if err != nil {
+				return err
+			}
+			d.frozen = frozen
+		}
+		if d.frozen {
+			return d.spill.put(d.group, d.agg, k)
+		}
 	}
 	d.seen[k] = struct{}{}
 	return d.inner.add(v)

@@ -41,10 +41,14 @@ type aggregateOp struct {
 	groupSlab []group
 	accSlab   []accumulator
 	aggNames  []string
+	spillState
 }
 
 func newAggregateOp(env *Env, n *planner.Aggregate, input Operator) *aggregateOp {
-	return &aggregateOp{env: env, node: n, input: input, row: newBatchRow(aggregateExprs(n)...)}
+	op := &aggregateOp{env: env, node: n, input: input, row: newBatchRow(aggregateExprs(n)...)}
+	op.dspill.env = env
+	op.lent.mem = env.Memory
+	return op
 }
 
 // aggregateExprs are the expressions an aggregation evaluates per row.
@@ -80,6 +84,9 @@ func (op *aggregateOp) newGroup(keys []value.Value) *group {
 	}
 	for i, a := range op.node.Aggs {
 		g.accs[i] = newAccumulator(a, op.aggNames[i], &op.lent)
+		if d, ok := g.accs[i].(*distinctAcc); ok {
+			op.dspill.track(d, len(op.order), i, op.aggNames[i])
+		}
 	}
 	return g
 }
@@ -94,12 +101,15 @@ func (op *aggregateOp) consume(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		err = op.fold(in)
+		err = op.fold(ctx, in)
 		op.lent.own() // before the values' batch goes
 		in.Release()
 		if err != nil {
 			return err
 		}
+	}
+	if err := op.dspill.resolve(ctx, op.order, &op.lent); err != nil {
+		return err
 	}
 	// Aggregates without GROUP BY yield one row even over no input.
 	if len(op.node.Groups) == 0 && len(op.order) == 0 {
@@ -109,15 +119,16 @@ func (op *aggregateOp) consume(ctx context.Context) error {
 	return nil
 }
 
-func (op *aggregateOp) fold(in arrow.RecordBatch) error {
+func (op *aggregateOp) fold(ctx context.Context, in arrow.RecordBatch) error {
 	if op.fast == nil {
 		fp := planFast(op.node.Groups, op.node.Aggs)
 		op.fast = &fp
 	}
 	if op.fast.ok {
-		return op.foldFast(in)
+		return op.foldFast(ctx, in)
 	}
 	op.row.reset(in)
+	op.spilled = 0
 	keys := make([]value.Value, len(op.node.Groups))
 	for i := 0; i < int(in.NumRows()); i++ {
 		op.row.i = i
@@ -132,6 +143,14 @@ func (op *aggregateOp) fold(in arrow.RecordBatch) error {
 		}
 		grp := op.groups.find(op.buf)
 		if grp == nil {
+			ok, err := op.admit(len(op.buf))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				op.markSpilled(i, int(in.NumRows()))
+				continue
+			}
 			// The keys were read in place; the group outlives the batch.
 			grp = op.newGroup(cloneValues(keys))
 			op.groups.insert(op.buf, grp)
@@ -150,7 +169,7 @@ func (op *aggregateOp) fold(in arrow.RecordBatch) error {
 			}
 		}
 	}
-	return nil
+	return op.writeSpilled(ctx, in)
 }
 
 func (op *aggregateOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -160,7 +179,7 @@ func (op *aggregateOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 	}
 	if op.pos >= len(op.order) {
-		return nil, io.EOF
+		return op.nextSpilled(ctx)
 	}
 	names := make([]string, 0, len(op.node.Groups)+len(op.node.Aggs))
 	for _, g := range op.node.Groups {
@@ -188,4 +207,7 @@ func (op *aggregateOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	return b.Build(), nil
 }
 
-func (op *aggregateOp) Close() error { return op.input.Close() }
+func (op *aggregateOp) Close() error {
+	op.closeSpill()
+	return op.input.Close()
+}

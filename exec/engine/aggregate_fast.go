@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/binary"
 	"strconv"
 
@@ -97,9 +98,10 @@ func appendText(dst []byte, k value.Kind, s string) []byte {
 }
 
 // foldFast folds one batch on the fast path.
-func (op *aggregateOp) foldFast(in arrow.RecordBatch) error {
+func (op *aggregateOp) foldFast(ctx context.Context, in arrow.RecordBatch) error {
 	fp := op.fast
 	op.row.reset(in)
+	op.spilled = 0
 	n := int(in.NumRows())
 	keyCols := make([]columnar.Column, len(fp.groups))
 	keyPresent := make([]bool, len(fp.groups))
@@ -117,6 +119,15 @@ func (op *aggregateOp) foldFast(in arrow.RecordBatch) error {
 		}
 		grp := op.groups.find(op.buf)
 		if grp == nil {
+			ok, err := op.admit(len(op.buf))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				op.markSpilled(i, n)
+				rowGroups[i] = nil
+				continue
+			}
 			keys := make([]value.Value, len(keyCols))
 			for k := range keyCols {
 				if keyPresent[k] {
@@ -129,6 +140,16 @@ func (op *aggregateOp) foldFast(in arrow.RecordBatch) error {
 		}
 		rowGroups[i] = grp
 	}
+	if op.spilled > 0 {
+		return op.foldKept(ctx, in, rowGroups)
+	}
+	return op.foldColumns(rowGroups)
+}
+
+// foldColumns folds every aggregate's column of the batch op.row is bound
+// to, row i into rowGroups[i].
+func (op *aggregateOp) foldColumns(rowGroups []*group) error {
+	fp := op.fast
 	for a, arg := range fp.args {
 		if err := op.foldColumn(a, arg, rowGroups); err != nil {
 			return err

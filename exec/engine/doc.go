@@ -75,6 +75,28 @@
 //   - Aggregation folds exactly the aggregates of the function catalogue
 //     (planner/funcs), one accumulator per catalogue name
 //     (accumulators.go); scalar functions are exec/eval's.
+//   - GROUP BY, DISTINCT, the sets of DISTINCT aggregates and the hash
+//     join's build side reserve what they retain from Env.Memory (estimates
+//     rounded up: key bytes, table entries, accumulators and the
+//     MIN/MAX values they copy, retained build batches) and stay inside it by hash partitioning (spillparts.go):
+//     once the budget refuses, what would need more memory goes to one of
+//     16 spill runs in Env.Spill by a hash of its key, and each run is
+//     processed afterwards by the same operator one level deeper, with a
+//     fresh hash seed. GROUP BY stops taking new groups and spills the
+//     input rows of any other group (aggregate_spill.go); DISTINCT spills
+//     rows whose key its frozen set lacks; a DISTINCT aggregate spills
+//     (group, aggregate, value) entries and feeds them to its accumulator
+//     after the input ends (distinct_spill.go); the hash join turns into a
+//     grace hash join over pairs of build and probe runs
+//     (hashjoin_spill.go). Every GROUP BY or DISTINCT level holds at least
+//     one group or key, and a join level's runs split its build rows, so
+//     every level progresses; results are those of one
+//     pass in memory, but spilled rows come after the others, not in input
+//     order. With no Env.Spill, past 8 levels, or for a build side whose
+//     rows all share one key, the operator fails with spill.Exceeded
+//     naming itself (GROUP BY, DISTINCT, the aggregate, JOIN). Runs are
+//     closed as soon as they are read, and on Close; what an operator
+//     reserved it releases when it lets go of it.
 //   - Errors are *diag.Error (parser/diag) of phase execute with a stable Code (connect
 //     for ConnectError); an evaluation failure is an execute error "eval"
 //     whose cause is the evaluate-phase error.

@@ -30,8 +30,11 @@ type hashJoinOp struct {
 	table    map[string][]value.Value
 	retained []arrow.RecordBatch // the build batches table's items point into
 	built    bool
+	level    int   // 0 for the statement's inputs, n for runs spilled n times
+	reserved int64 // budget bytes the table and retained batches hold
 	emitter  joinEmitter
 	out      []arrow.RecordBatch
+	grace    graceState
 }
 
 func newHashJoinOp(env *Env, n *planner.HashJoin, probe, build Operator) *hashJoinOp {
@@ -69,7 +72,6 @@ func hashKey(keys []expr.Expr, row eval.Row, buf []byte) ([]byte, bool, error) {
 
 func (op *hashJoinOp) buildTable(ctx context.Context) error {
 	op.table = map[string][]value.Value{}
-	var buf []byte
 	for {
 		rec, err := op.build.Next(ctx)
 		if err == io.EOF {
@@ -78,38 +80,68 @@ func (op *hashJoinOp) buildTable(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		row := &op.buildRow
-		row.reset(rec)
-		kept := false
-		for i := 0; i < int(rec.NumRows()); i++ {
-			row.i = i
-			var ok bool
-			buf, ok, err = hashKey(op.node.BuildKeys, row, buf)
-			if err != nil {
-				op.keep(rec, kept)
-				return err
-			}
-			if !ok {
-				continue
-			}
-			item, _ := row.Item(op.source)
-			op.table[string(buf)] = append(op.table[string(buf)], item)
-			kept = true
+		if op.grace.build != nil {
+			err = op.partitionBuild(ctx, rec)
+			rec.Release()
+		} else {
+			err = op.addBuild(ctx, rec)
 		}
-		op.keep(rec, kept)
+		if err != nil {
+			return err
+		}
 	}
 	op.built = true
-	return nil
+	return op.cannotShrink()
 }
 
-// keep retains a build batch whose rows entered the table and releases
-// one that added nothing.
-func (op *hashJoinOp) keep(rec arrow.RecordBatch, inTable bool) {
-	if inTable {
-		op.retained = append(op.retained, rec)
-	} else {
-		rec.Release()
+// addBuild enters a build batch's rows into the table, within the memory
+// budget; when the budget refuses them the join turns into a grace hash
+// join (hashjoin_spill.go). It takes rec.
+func (op *hashJoinOp) addBuild(ctx context.Context, rec arrow.RecordBatch) error {
+	row := &op.buildRow
+	row.reset(rec)
+	keys := op.grace.keys[:0]
+	cost := retainedBytes(rec)
+	var buf []byte
+	any := false
+	for i := 0; i < int(rec.NumRows()); i++ {
+		row.i = i
+		var ok bool
+		var err error
+		buf, ok, err = hashKey(op.node.BuildKeys, row, buf)
+		if err != nil {
+			rec.Release()
+			return err
+		}
+		if !ok {
+			keys = append(keys, "") // no encoded key is empty
+			continue
+		}
+		keys = append(keys, string(buf))
+		cost += joinEntryCost(len(buf))
+		any = true
 	}
+	op.grace.keys = keys
+	if !any {
+		rec.Release()
+		return nil
+	}
+	if !op.env.Memory.TryReserve(cost) {
+		// Even a first batch is partitioned: its rows split among the
+		// runs, unless they all share a key (cannotShrink).
+		return op.startGrace(ctx, rec, cost)
+	}
+	op.reserved += cost
+	for i, k := range keys {
+		if k == "" {
+			continue
+		}
+		row.i = i
+		item, _ := row.Item(op.source)
+		op.table[k] = append(op.table[k], item)
+	}
+	op.retained = append(op.retained, rec)
+	return nil
 }
 
 // dropTable forgets the build side and releases its batches.
@@ -119,6 +151,8 @@ func (op *hashJoinOp) dropTable() {
 		b.Release()
 	}
 	op.retained = nil
+	op.env.Memory.Release(op.reserved)
+	op.reserved = 0
 }
 
 func (op *hashJoinOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -126,6 +160,9 @@ func (op *hashJoinOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err := op.buildTable(ctx); err != nil {
 			return nil, err
 		}
+	}
+	if op.grace.build != nil || op.grace.done {
+		return op.nextGrace(ctx)
 	}
 	var buf []byte
 	for len(op.out) == 0 {
@@ -169,6 +206,7 @@ func (op *hashJoinOp) Close() error {
 	}
 	op.out = nil
 	op.dropTable()
+	op.closeGrace()
 	err := op.probe.Close()
 	if berr := op.build.Close(); err == nil {
 		err = berr
