@@ -101,7 +101,7 @@ func (op *hashJoinOp) addBuild(ctx context.Context, rec arrow.RecordBatch) error
 	row := &op.buildRow
 	row.reset(rec)
 	keys := op.grace.keys[:0]
-	cost := retainedBytes(rec)
+	cost := recordBytes(rec)
 	var buf []byte
 	any := false
 	for i := 0; i < int(rec.NumRows()); i++ {

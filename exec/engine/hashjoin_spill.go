@@ -45,28 +45,6 @@ type graceState struct {
 // points into: the key, the map entry, the item slice.
 func joinEntryCost(keyLen int) int64 { return roundUp8(keyLen + 112) }
 
-// retainedBytes is the size of a batch's buffers.
-func retainedBytes(rec arrow.RecordBatch) int64 {
-	var n int64
-	for _, c := range rec.Columns() {
-		n += dataBytes(c.Data())
-	}
-	return n
-}
-
-func dataBytes(d arrow.ArrayData) int64 {
-	var n int64
-	for _, b := range d.Buffers() {
-		if b != nil {
-			n += int64(b.Len())
-		}
-	}
-	for _, c := range d.Children() {
-		n += dataBytes(c)
-	}
-	return n
-}
-
 // startGrace turns the join into a grace hash join when the budget
 // refuses rec (cost bytes): the table's rows and rec's go to build runs.
 // It takes rec.
@@ -106,7 +84,7 @@ func (op *hashJoinOp) partitionBuild(ctx context.Context, rec arrow.RecordBatch)
 	if err != nil {
 		return err
 	}
-	g.buildBytes += retainedBytes(rec)
+	g.buildBytes += recordBytes(rec)
 	return g.build.write(ctx, rec, part)
 }
 

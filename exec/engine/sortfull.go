@@ -219,26 +219,3 @@ func (c *schemaClasses) of(s *arrow.Schema) int {
 }
 
 func (c *schemaClasses) schema(class int) *arrow.Schema { return c.schemas[class] }
-
-// recordBytes is the size of the buffers a batch holds (whole buffers, as
-// retaining a slice retains them).
-func recordBytes(rec arrow.RecordBatch) int64 {
-	var n int64
-	for _, c := range rec.Columns() {
-		n += dataBytes(c.Data())
-	}
-	return n
-}
-
-func dataBytes(d arrow.ArrayData) int64 {
-	var n int64
-	for _, b := range d.Buffers() {
-		if b != nil {
-			n += int64(b.Len())
-		}
-	}
-	for _, c := range d.Children() {
-		n += dataBytes(c)
-	}
-	return n
-}
