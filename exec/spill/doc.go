@@ -20,11 +20,12 @@
 // heap plus a statement's budget, so the process's memory follows the
 // limit instead of the collector's default of about twice the live heap.
 //
-// Phase: execute. Imports: arrow-go, parser/diag and the runtime's
-// debug and metrics packages; the engine, the
-// session and format (whose parquet and arrow spool is a Run) import it.
-// Invariants: a nil *Budget means no limit and a nil *Dir cannot spill (operators then fail with CodeMemoryLimit where
-// they would have spilled); Budget methods are safe for concurrent use;
-// errors are *diag.Error of the execute phase, CodeMemoryLimit naming the
-// operator and the limit, CodeSpill naming the file.
+// Phase: execute. Imports: arrow-go, parser/diag and the runtime's debug
+// and metrics packages; the engine, the session and format (whose parquet
+// and arrow spool is a Run) import it. Invariants: a nil *Budget means no
+// limit and a nil *Dir cannot spill (operators then fail with
+// CodeMemoryLimit where they would have spilled); Budget methods are safe
+// for concurrent use; errors are *diag.Error of the execute phase,
+// CodeMemoryLimit naming the operator and the limit, CodeSpill naming the
+// file.
 package spill
