@@ -31,7 +31,10 @@
 // Each statement gets a fresh spill.Budget of MemoryLimit and a spill.Dir
 // under TempDir in its engine.Env; the Dir is closed by a deferred call
 // when the statement ends, by success, error, cancellation or panic, so
-// no spill file outlives its statement.
+// no spill file outlives its statement. With Config.SteerCollector (the
+// command line sets it) the Go runtime's soft memory limit is pointed at
+// the live heap plus the statement's budget before it runs, so the
+// process's memory follows --memory-limit rather than twice it.
 //
 // Imports: parser, planner and its leaves, and the exec packages below
 // this one (engine, dynamo, format, columnar, spill); cmd/ddbsql and repl import

@@ -109,6 +109,12 @@ type Config struct {
 	// operators (ORDER BY, GROUP BY, DISTINCT, the hash-join build) may
 	// retain before they spill to TempDir (--memory-limit; 0: no limit).
 	MemoryLimit int64
+	// SteerCollector, when set, points the Go runtime's soft memory limit
+	// at each statement's MemoryLimit before it runs
+	// (spill.SteerCollector), so the process's memory follows the limit
+	// and not twice it. It is process-wide: the command line sets it, a
+	// program embedding several sessions should not.
+	SteerCollector bool
 	// TempDir is where statements make their spill directories
 	// (--temp-dir; "": the system's temporary directory).
 	TempDir string
@@ -277,6 +283,9 @@ func (s *Session) confirmScan(ctx context.Context, scan planner.ScanEstimate) bo
 func (s *Session) env(stats *engine.Stats) *engine.Env {
 	env := &engine.Env{Client: s.client, Mem: s.cfg.Mem, Stats: stats, Concurrency: s.cfg.Concurrency, Budget: s.cfg.MaxRCU}
 	env.Memory = spill.NewBudget(s.cfg.MemoryLimit)
+	if s.cfg.SteerCollector {
+		spill.SteerCollector(env.Memory)
+	}
 	env.Spill = spill.NewDir(s.cfg.TempDir)
 	env.Raw = s.cfg.Raw
 	if s.cfg.RateLimit > 0 {

@@ -16,10 +16,16 @@
 // keys and index, and spills sorted runs whose batches end with a binary
 // column of normalized sort keys, merged back with one RunReader per run.
 //
-// Phase: execute. Imports: arrow-go and parser/diag only; the engine, the
-// session and format (whose parquet and arrow spool is a Run) import it.
-// Invariants: a nil *Budget means no limit and a nil *Dir cannot spill (operators then fail with CodeMemoryLimit where
-// they would have spilled); Budget methods are safe for concurrent use;
-// errors are *diag.Error of the execute phase, CodeMemoryLimit naming the
-// operator and the limit, CodeSpill naming the file.
+// SteerCollector points the Go runtime's soft memory limit at the live
+// heap plus a statement's budget, so the process's memory follows the
+// limit instead of the collector's default of about twice the live heap.
+//
+// Phase: execute. Imports: arrow-go, parser/diag and the runtime's debug
+// and metrics packages; the engine, the session and format (whose parquet
+// and arrow spool is a Run) import it. Invariants: a nil *Budget means no
+// limit and a nil *Dir cannot spill (operators then fail with
+// CodeMemoryLimit where they would have spilled); Budget methods are safe
+// for concurrent use; errors are *diag.Error of the execute phase,
+// CodeMemoryLimit naming the operator and the limit, CodeSpill naming the
+// file.
 package spill

@@ -3,8 +3,10 @@ package spill
 import (
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"testing"
 
@@ -191,5 +193,19 @@ func TestDirUnwritableBaseIsASpillError(t *testing.T) {
 	var e *diag.Error
 	if !errors.As(err, &e) || e.Code != diag.CodeSpill {
 		t.Fatalf("got %v, want a spill error", err)
+	}
+}
+
+func TestSteerCollectorFollowsTheBudget(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	SteerCollector(NewBudget(256 << 20))
+	got := debug.SetMemoryLimit(-1)
+	floor := int64(256<<20 + 64<<20 + collectorHeadroom)
+	if got < floor || got > floor+liveHeap()+(64<<20) {
+		t.Fatalf("soft limit %d for a 256MiB budget, want the live heap plus %d", got, floor)
+	}
+	SteerCollector(NewBudget(0))
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Fatalf("no budget left a soft limit of %d", got)
 	}
 }
