@@ -77,6 +77,10 @@
 // sizes, 400 KB items, number range and precision, empty or duplicate
 // sets); DescribeTable with live ItemCount/TableSizeBytes and per-index
 // ItemCount/IndexSizeBytes (sums of item sizes); ListTables paging.
+// QueryJSON and ScanJSON serve the same pages with their items rendered as
+// the JSON body DynamoDB would send ({"Items":[…]}) instead of SDK maps,
+// for a wire decoder to turn into columns (see exec/dynamo/offline's
+// RawReader).
 // Every numeric limit above is checked against planner/ddblimits, the
 // constants the planner and exec plan and bill by; the error texts are
 // DynamoDB's own, word for word.

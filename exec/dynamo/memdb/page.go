@@ -37,6 +37,7 @@ type pageReq struct {
 	limit      int
 	consistent bool
 	capacity   types.ReturnConsumedCapacity
+	body       *[]byte // set: render the items as a DynamoDB-JSON body (see QueryJSON)
 }
 
 type page struct {
@@ -98,6 +99,9 @@ func (pg *page) lastKey() map[string]types.AttributeValue {
 
 // results applies the filter and projection.
 func (pg *page) results() (items []map[string]types.AttributeValue, count int) {
+	if pg.req.body != nil {
+		return nil, pg.renderJSON(pg.req.body)
+	}
 	for _, it := range pg.read {
 		if pg.req.filter != nil && !pg.req.filter.eval(it.attrs) {
 			continue

@@ -4,8 +4,8 @@
 // demo tables). Everything else — planner, EXPLAIN, stats, REPL — then runs
 // on the memdb.DB exactly as on DynamoDB.
 //
-// Phase: exec. It imports memdb and planner/value, never the planner or the
-// session. The demo files live in demodata/ next to it and are embedded
+// Phase: exec. It imports memdb, planner/value and, for RawReader,
+// exec/dynamo/wire and rawpage; never the planner or the session. The demo files live in demodata/ next to it and are embedded
 // here (demo.go), so no package above offline has to hold them.
 //
 // # API
@@ -15,6 +15,11 @@
 //	db := memdb.New(memdb.ReadOnly())
 //	tables, err := offline.Load(ctx, db, []offline.Source{src})      // or offline.LoadDemo(ctx, db)
 //	for _, t := range tables { fmt.Println(t.Name, t.Items, t.From) }
+//
+// RawReader(db) is the fast read path (rawpage.Reader) over a loaded DB:
+// memdb renders each Query or Scan page as a DynamoDB-JSON body and the
+// wire decoder turns it into one Arrow batch, as for DynamoDB itself, so
+// scans of large offline tables build no SDK item maps.
 //
 // Load creates one table per source (one per table of a Workbench model),
 // with its key schema and indexes, writes the items through db.Loader()
