@@ -26,6 +26,7 @@ type sink struct {
 	w       *memdb.Loader
 	spec    *tableSpec
 	created func(name string) // records a created table, for rollback
+	prog    *Progress         // counts the items written (nil: not counted)
 
 	made     bool
 	typeFrom []pos // where an inferred key type was first seen
@@ -195,6 +196,7 @@ func (s *sink) flush() error {
 	if err != nil {
 		return s.pinpoint(err)
 	}
+	s.prog.addItems(len(s.batch))
 	s.batch, s.bpos = s.batch[:0], s.bpos[:0]
 	return nil
 }
