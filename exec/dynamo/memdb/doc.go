@@ -22,9 +22,13 @@
 // buckets ⌈4096·s/n⌉ … ⌈4096·(s+1)/n⌉−1, so segments are disjoint,
 // deterministic and cover the table. Index entries with equal index keys
 // are ordered by the placement hash of their table key, then the key. An
-// item is a name-sorted slice of immutable value.Values with its sizes
-// precomputed (about half the memory of a map); a KEYS_ONLY or INCLUDE
-// index stores its projected copy, an ALL index shares the table's.
+// item is stored as one byte slice (compact.go: its attributes in name
+// order, each value in value.AppendBinary's encoding) with its sizes
+// precomputed — about a seventh of the memory of a tree of value.Values,
+// and nothing for the GC to trace; reads decode it on demand, only the
+// top-level attributes a projection and filter name when there is a
+// projection. A KEYS_ONLY or INCLUDE index stores its projected copy, an
+// ALL index shares the table's.
 //
 // # Invariants
 //

@@ -43,15 +43,17 @@ func (pg *page) renderJSON(dst *[]byte) int {
 		b = append(b, `"Items":[`...)
 	}
 	count := 0
+	needed := pg.req.needed()
 	for _, it := range pg.read {
-		if pg.req.filter != nil && !pg.req.filter.eval(it.attrs) {
+		a := it.only(needed)
+		if pg.req.filter != nil && !pg.req.filter.eval(a) {
 			continue
 		}
 		if !pg.req.count {
 			if count > 0 {
 				b = append(b, ',')
 			}
-			b = appendAttrsJSON(b, project(it.attrs, pg.req.projection))
+			b = appendAttrsJSON(b, project(a, pg.req.projection))
 		}
 		count++
 	}
