@@ -22,8 +22,9 @@
 // scans of large offline tables build no SDK item maps.
 //
 // Load creates one table per source (one per table of a Workbench model),
-// with its key schema and indexes, writes the items through db.Loader()
-// with BatchWriteItem, and then freezes db (read-only).
+// with its key schema and indexes, stores the items through db.Loader()'s
+// PutItems (PutItem's checks and errors, one table lock per batch), and
+// then freezes db (read-only).
 //
 // # Formats and detection
 //
@@ -97,8 +98,8 @@
 // chunks of 256; GOMAXPROCS workers decode the chunks in parallel with a
 // one-pass DynamoDB-JSON decoder (fastjson.go; anything unusual falls back
 // to value.ParseItemJSON, which also explains errors); one goroutine takes
-// the chunks in order, checks keys and writes batches of 25 (memdb's
-// BatchWriteItem is then the larger part of the time). On the 2-core
+// the chunks in order, checks keys and stores batches of 256 through
+// Loader.PutItems (no BatchWriteItem request checks or capacity). On the 2-core
 // development machine BenchmarkLoad1M loads 1,000,000 items (150 MB of
 // DynamoDB-JSON lines) in 2.8–3.9 s when the machine is otherwise idle
 // (5–8 s while it is busy), keeping about 260 bytes of heap per item

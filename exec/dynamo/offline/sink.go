@@ -5,22 +5,19 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/parser/diag"
-	"github.com/ddbsql/ddbsql/planner/ddblimits"
 )
 
-// batchSize is BatchWriteItem's limit.
-const batchSize = ddblimits.BatchWriteItems
+// batchSize is how many checked items are stored at a time.
+const batchSize = 256
 
 // sink writes one table's items into memdb, in order: it checks each
 // item's key attributes (presence and type), rejects duplicate keys with
 // both positions, creates the table once the key types are known, and
-// writes batches of 25 through the DB's Loader.
+// stores them in batches through the DB's Loader.
 type sink struct {
 	ctx     context.Context
 	w       *memdb.Loader
@@ -37,7 +34,7 @@ type sink struct {
 	fileIndex    map[string]uint32
 	buf          []byte
 
-	batch []types.WriteRequest
+	batch []map[string]types.AttributeValue
 	bpos  []pos
 	count int
 }
@@ -53,7 +50,7 @@ func newSink(ctx context.Context, w *memdb.Loader, spec *tableSpec, created func
 		seed2:     maphash.MakeSeed(),
 		seen:      map[[2]uint64]seenAt{},
 		fileIndex: map[string]uint32{},
-		batch:     make([]types.WriteRequest, 0, batchSize),
+		batch:     make([]map[string]types.AttributeValue, 0, batchSize),
 	}
 }
 
@@ -75,7 +72,7 @@ func (s *sink) add(item map[string]types.AttributeValue, p pos) error {
 	if err := s.checkDuplicate(item, p); err != nil {
 		return err
 	}
-	s.batch = append(s.batch, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
+	s.batch = append(s.batch, item)
 	s.bpos = append(s.bpos, p)
 	s.count++
 	if len(s.batch) == batchSize {
@@ -185,33 +182,23 @@ func (s *sink) fileID(path string) uint32 {
 	return id
 }
 
-// flush writes the queued batch; when DynamoDB rejects it, it finds the
-// item at fault by writing them one by one.
+// flush stores the queued items; the first one memdb rejects is reported
+// at its own position, with DynamoDB's reason.
 func (s *sink) flush() error {
 	if len(s.batch) == 0 {
 		return nil
 	}
-	_, err := s.w.BatchWriteItem(s.ctx, &dynamodb.BatchWriteItemInput{
-		RequestItems: map[string][]types.WriteRequest{s.spec.name: s.batch}})
+	i, err := s.w.PutItems(s.ctx, s.spec.name, s.batch)
 	if err != nil {
-		return s.pinpoint(err)
+		if ctxErr := s.ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		p := s.bpos[min(i, len(s.bpos)-1)]
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeBadItem, Pos: diag.Pos{Source: p.path, Line: p.line},
+			Msg: "DynamoDB would reject this item: " + apiMessage(err), Cause: err}
 	}
 	s.prog.addItems(len(s.batch))
+	clear(s.batch) // the stored items are encoded copies: drop the decoded maps now
 	s.batch, s.bpos = s.batch[:0], s.bpos[:0]
 	return nil
-}
-
-func (s *sink) pinpoint(batchErr error) error {
-	if ctxErr := s.ctx.Err(); ctxErr != nil {
-		return ctxErr
-	}
-	for i, wr := range s.batch {
-		_, err := s.w.PutItem(s.ctx, &dynamodb.PutItemInput{TableName: aws.String(s.spec.name), Item: wr.PutRequest.Item})
-		if err != nil {
-			return &diag.Error{Phase: diag.Load, Code: diag.CodeBadItem, Pos: diag.Pos{Source: s.bpos[i].path, Line: s.bpos[i].line},
-				Msg: "DynamoDB would reject this item: " + apiMessage(err), Cause: err}
-		}
-	}
-	return &diag.Error{Phase: diag.Load, Code: diag.CodeBadItem, Pos: diag.Pos{Source: s.bpos[0].path, Line: s.bpos[0].line},
-		Msg: "DynamoDB rejected a batch starting here: " + apiMessage(batchErr), Cause: batchErr}
 }
