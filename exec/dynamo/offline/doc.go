@@ -22,8 +22,9 @@
 // scans of large offline tables build no SDK item maps.
 //
 // Load creates one table per source (one per table of a Workbench model),
-// with its key schema and indexes, stores the items through db.Loader()'s
-// PutItems (PutItem's checks and errors, one table lock per batch), and
+// with its key schema and indexes, decodes the items straight into
+// value.Value (no SDK attribute values), stores them through db.Loader()'s
+// PutValues (PutItem's checks and errors, one table lock per batch), and
 // then freezes db (read-only).
 //
 // # Formats and detection
@@ -99,7 +100,7 @@
 // one-pass DynamoDB-JSON decoder (fastjson.go; anything unusual falls back
 // to value.ParseItemJSON, which also explains errors); one goroutine takes
 // the chunks in order, checks keys and stores batches of 256 through
-// Loader.PutItems (no BatchWriteItem request checks or capacity). On the 2-core
+// Loader.PutValues (no BatchWriteItem request checks or capacity). On the 2-core
 // development machine BenchmarkLoad1M loads 1,000,000 items (150 MB of
 // DynamoDB-JSON lines) in 2.8–3.9 s when the machine is otherwise idle
 // (5–8 s while it is busy), keeping about 260 bytes of heap per item

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/parser/diag"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // batchSize is how many checked items are stored at a time.
@@ -34,7 +35,7 @@ type sink struct {
 	fileIndex    map[string]uint32
 	buf          []byte
 
-	batch []map[string]types.AttributeValue
+	batch []value.Value
 	bpos  []pos
 	count int
 }
@@ -50,7 +51,7 @@ func newSink(ctx context.Context, w *memdb.Loader, spec *tableSpec, created func
 		seed2:     maphash.MakeSeed(),
 		seen:      map[[2]uint64]seenAt{},
 		fileIndex: map[string]uint32{},
-		batch:     make([]map[string]types.AttributeValue, 0, batchSize),
+		batch:     make([]value.Value, 0, batchSize),
 	}
 }
 
@@ -62,7 +63,7 @@ func (s *sink) reserve(n int) {
 }
 
 // add checks an item and queues it for writing.
-func (s *sink) add(item map[string]types.AttributeValue, p pos) error {
+func (s *sink) add(item value.Value, p pos) error {
 	if err := s.checkKeys(item, p); err != nil {
 		return err
 	}
@@ -94,11 +95,11 @@ func (s *sink) finish() error {
 	return s.flush()
 }
 
-func (s *sink) checkKeys(item map[string]types.AttributeValue, p pos) error {
+func (s *sink) checkKeys(item value.Value, p pos) error {
 	for i := range s.spec.keys {
 		k := &s.spec.keys[i]
-		av, ok := item[k.Name]
-		if !ok {
+		av := item.Attr(k.Name)
+		if av.Kind() == value.Missing {
 			role := "partition key"
 			if i == 1 {
 				role = "sort key"
@@ -149,10 +150,10 @@ func (s *sink) ensureTable() error {
 
 // checkDuplicate remembers the item's key by a 128-bit hash and rejects a
 // key seen before, naming both positions.
-func (s *sink) checkDuplicate(item map[string]types.AttributeValue, p pos) error {
+func (s *sink) checkDuplicate(item value.Value, p pos) error {
 	s.buf = s.buf[:0]
 	for _, k := range s.spec.keys {
-		b := keyBytes(item[k.Name])
+		b := keyBytes(item.Attr(k.Name))
 		s.buf = binary.AppendUvarint(s.buf, uint64(len(b)))
 		s.buf = append(s.buf, b...)
 	}
@@ -163,7 +164,7 @@ func (s *sink) checkDuplicate(item map[string]types.AttributeValue, p pos) error
 			if i > 0 {
 				desc += ", "
 			}
-			desc += k.Name + "=" + keyText(item[k.Name])
+			desc += k.Name + "=" + keyText(item.Attr(k.Name))
 		}
 		prev := pos{path: s.files[first.file], line: int(first.line)}
 		return at(diag.CodeDuplicateKey, p, "duplicate key %s: the same key is at %s", desc, prev)
@@ -188,7 +189,7 @@ func (s *sink) flush() error {
 	if len(s.batch) == 0 {
 		return nil
 	}
-	i, err := s.w.PutItems(s.ctx, s.spec.name, s.batch)
+	i, err := s.w.PutValues(s.ctx, s.spec.name, s.batch)
 	if err != nil {
 		if ctxErr := s.ctx.Err(); ctxErr != nil {
 			return ctxErr
