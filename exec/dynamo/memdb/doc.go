@@ -60,7 +60,8 @@
 //   - Concurrency: a RWMutex guards the table map and one per table guards
 //     its data; reads share, writes exclude. A BatchWriteItem is validated
 //     whole before any write, so a rejected batch writes nothing.
-//     Loader.PutItems (bulk loading) is not a request: it stores items in
+//     Loader.PutItems and PutValues (bulk loading; PutValues takes items
+//     decoded as values) are not requests: they store items in
 //     order and stops at the first rejected one, naming it.
 //
 // # Supported
