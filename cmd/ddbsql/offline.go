@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,7 +216,7 @@ func (c offlineClient) Label() string { return c.label }
 
 // openOffline loads the demo and/or --data sources into an in-process,
 // read-only DynamoDB.
-func openOffline(ctx context.Context, cfg *config) (offlineClient, error) {
+func openOffline(ctx context.Context, cfg *config, progress io.Writer) (offlineClient, error) {
 	db := memdb.New()
 	label := "offline"
 	if cfg.demo {
@@ -228,7 +229,11 @@ func openOffline(ctx context.Context, cfg *config) (offlineClient, error) {
 		}
 	}
 	if len(cfg.data.sources) > 0 {
-		if _, err := offline.Load(ctx, db, cfg.data.sources); err != nil {
+		prog := offline.NewProgress()
+		stop := startLoadProgress(progress, prog)
+		_, err := offline.LoadProgress(ctx, db, cfg.data.sources, prog)
+		stop()
+		if err != nil {
 			return offlineClient{}, keyLoadError(err, &cfg.data)
 		}
 	}

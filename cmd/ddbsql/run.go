@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/dynamo/offline"
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/dynamo/wire"
 	"github.com/ddbsql/ddbsql/exec/engine"
@@ -216,13 +217,13 @@ func readStdin(ctx context.Context, in io.Reader) (string, error) {
 
 func connect(ctx context.Context, cfg *config, st streams) (*session.Session, error) {
 	var client dynamo.Client = st.client
-	var raw rawpage.Reader // the fast read path, for real DynamoDB connections
+	var raw rawpage.Reader // the fast read path: DynamoDB's bodies, or memdb's rendered pages
 	if client == nil && (cfg.demo || len(cfg.data.sources) > 0) {
-		oc, err := openOffline(ctx, cfg)
+		oc, err := openOffline(ctx, cfg, st.progress)
 		if err != nil {
 			return nil, err
 		}
-		client = oc
+		client, raw = oc, offline.RawReader(oc.DB)
 	}
 	if client == nil {
 		conn, err := dynamo.Connect(ctx, dynamo.ConnectOptions{EndpointURL: cfg.endpointURL, Region: cfg.region, Profile: cfg.profile,

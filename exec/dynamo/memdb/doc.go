@@ -22,9 +22,13 @@
 // buckets ⌈4096·s/n⌉ … ⌈4096·(s+1)/n⌉−1, so segments are disjoint,
 // deterministic and cover the table. Index entries with equal index keys
 // are ordered by the placement hash of their table key, then the key. An
-// item is a name-sorted slice of immutable value.Values with its sizes
-// precomputed (about half the memory of a map); a KEYS_ONLY or INCLUDE
-// index stores its projected copy, an ALL index shares the table's.
+// item is stored as one byte slice (compact.go: its attributes in name
+// order, each value in value.AppendBinary's encoding) with its sizes
+// precomputed — about a seventh of the memory of a tree of value.Values,
+// and nothing for the GC to trace; reads decode it on demand, only the
+// top-level attributes a projection and filter name when there is a
+// projection. A KEYS_ONLY or INCLUDE index stores its projected copy, an
+// ALL index shares the table's.
 //
 // # Invariants
 //
@@ -56,6 +60,9 @@
 //   - Concurrency: a RWMutex guards the table map and one per table guards
 //     its data; reads share, writes exclude. A BatchWriteItem is validated
 //     whole before any write, so a rejected batch writes nothing.
+//     Loader.PutItems and PutValues (bulk loading; PutValues takes items
+//     decoded as values) are not requests: they store items in
+//     order and stops at the first rejected one, naming it.
 //
 // # Supported
 //
@@ -77,6 +84,10 @@
 // sizes, 400 KB items, number range and precision, empty or duplicate
 // sets); DescribeTable with live ItemCount/TableSizeBytes and per-index
 // ItemCount/IndexSizeBytes (sums of item sizes); ListTables paging.
+// QueryJSON and ScanJSON serve the same pages with their items rendered as
+// the JSON body DynamoDB would send ({"Items":[…]}) instead of SDK maps,
+// for a wire decoder to turn into columns (see exec/dynamo/offline's
+// RawReader).
 // Every numeric limit above is checked against planner/ddblimits, the
 // constants the planner and exec plan and bill by; the error texts are
 // DynamoDB's own, word for word.

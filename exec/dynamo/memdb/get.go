@@ -64,7 +64,7 @@ func (db *DB) getItem(in *dynamodb.GetItemInput) (*dynamodb.GetItemOutput, error
 	var units float64
 	if it != nil {
 		db.itemsRead.Add(1)
-		out.Item = toSDK(project(it.attrs, pe.projection))
+		out.Item = toSDK(project(it.only(topNames(pe.projection)), pe.projection))
 		units = readUnits(it.size, consistent)
 	} else {
 		units = readUnits(1, consistent)
@@ -171,7 +171,7 @@ func (db *DB) batchGetTable(r *batchGetTable, out *dynamodb.BatchGetItemOutput, 
 		db.itemsRead.Add(1)
 		*total += it.size
 		units += readUnits(it.size, consistent)
-		items = append(items, toSDK(project(it.attrs, r.exprs.projection)))
+		items = append(items, toSDK(project(it.only(topNames(r.exprs.projection)), r.exprs.projection)))
 	}
 	out.Responses[r.name] = items
 	return units, unprocessed

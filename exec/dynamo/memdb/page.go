@@ -37,6 +37,7 @@ type pageReq struct {
 	limit      int
 	consistent bool
 	capacity   types.ReturnConsumedCapacity
+	body       *[]byte // set: render the items as a DynamoDB-JSON body (see QueryJSON)
 }
 
 type page struct {
@@ -64,7 +65,7 @@ func (pg *page) take(e *entry) bool {
 		pg.tableBytes += it.size
 	case pg.req.fetch:
 		pg.indexBytes += it.size
-		if base := pg.req.t.lookup(it.attrs); base != nil {
+		if base := pg.req.t.lookup(it.attrs()); base != nil {
 			it = base
 			pg.fetchUnits += units4KB(it.size)
 		}
@@ -82,7 +83,7 @@ func (pg *page) lastKey() map[string]types.AttributeValue {
 	if !pg.full() || len(pg.read) == 0 {
 		return nil
 	}
-	last := pg.read[len(pg.read)-1].attrs
+	last := pg.read[len(pg.read)-1].attrs()
 	names := pg.req.t.keyNames()
 	if ix := pg.req.ix; ix != nil {
 		names = append(names, ix.hashAttr, ix.rangeAttr)
@@ -98,19 +99,38 @@ func (pg *page) lastKey() map[string]types.AttributeValue {
 
 // results applies the filter and projection.
 func (pg *page) results() (items []map[string]types.AttributeValue, count int) {
+	if pg.req.body != nil {
+		return nil, pg.renderJSON(pg.req.body)
+	}
+	needed := pg.req.needed()
 	for _, it := range pg.read {
-		if pg.req.filter != nil && !pg.req.filter.eval(it.attrs) {
+		a := it.only(needed)
+		if pg.req.filter != nil && !pg.req.filter.eval(a) {
 			continue
 		}
 		count++
 		if !pg.req.count {
-			items = append(items, toSDK(project(it.attrs, pg.req.projection)))
+			items = append(items, toSDK(project(a, pg.req.projection)))
 		}
 	}
 	if !pg.req.count && items == nil {
 		items = []map[string]types.AttributeValue{}
 	}
 	return items, count
+}
+
+// needed is the top-level attributes the page's results read: with a
+// projection, those it and the filter name; otherwise all (nil). A COUNT
+// reads only what its filter names.
+func (r *pageReq) needed() map[string]bool {
+	if r.projection == nil && !r.count {
+		return nil
+	}
+	n := topNames(r.projection, condPaths(r.filter))
+	if n == nil {
+		n = map[string]bool{}
+	}
+	return n
 }
 
 // consumed reports the page's read capacity: what it read from the table

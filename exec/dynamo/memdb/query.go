@@ -15,6 +15,12 @@ func (db *DB) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dyn
 }
 
 func (db *DB) query(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+	return db.queryInto(in, nil)
+}
+
+// queryInto is query; with body set, the page's items are appended to
+// *body as DynamoDB JSON instead of being returned as SDK items.
+func (db *DB) queryInto(in *dynamodb.QueryInput, body *[]byte) (*dynamodb.QueryOutput, error) {
 	if in.TableName == nil {
 		return nil, missingParam("QueryInput", "TableName")
 	}
@@ -77,6 +83,7 @@ func (db *DB) query(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 	}
 
 	pg := shape.newPage(t, ix, pe, fetch, in.ReturnConsumedCapacity)
+	pg.req.body = body
 	plan.run(pg, in.ScanIndexForward == nil || *in.ScanIndexForward)
 	a := db.answer(pg)
 	return &dynamodb.QueryOutput{Items: a.items, Count: a.count, ScannedCount: a.scanned,

@@ -21,6 +21,12 @@ func (db *DB) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynam
 const numBuckets = 4096
 
 func (db *DB) scan(in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
+	return db.scanInto(in, nil)
+}
+
+// scanInto is scan; with body set, the page's items are appended to *body
+// as DynamoDB JSON instead of being returned as SDK items.
+func (db *DB) scanInto(in *dynamodb.ScanInput, body *[]byte) (*dynamodb.ScanOutput, error) {
 	if in.TableName == nil {
 		return nil, missingParam("ScanInput", "TableName")
 	}
@@ -107,6 +113,7 @@ func (db *DB) scan(in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
 	}
 
 	pg := shape.newPage(t, ix, pe, fetch, in.ReturnConsumedCapacity)
+	pg.req.body = body
 	plan.run(pg)
 	a := db.answer(pg)
 	return &dynamodb.ScanOutput{Items: a.items, Count: a.count, ScannedCount: a.scanned,

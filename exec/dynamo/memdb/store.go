@@ -16,16 +16,27 @@ import (
 // ordered by (placement hash, partition key) for Scan, which walks the table
 // in DynamoDB's hash order and splits it into segments by placement hash.
 
-// item is a stored item (for an index, the projected item) with its sizes.
+// item is a stored item (for an index, the projected item), encoded
+// compactly (compact.go), with its sizes.
 type item struct {
-	attrs attrs
+	enc   []byte
 	size  int // itemSize: billing
 	psize int // pageSize: the 1 MB page limit
 }
 
 func newItem(a attrs, rangeAttr string) *item {
-	return &item{attrs: a, size: itemSize(a), psize: pageSize(a, rangeAttr)}
+	return makeItem(a, itemSize(a), rangeAttr)
 }
+
+func makeItem(a attrs, size int, rangeAttr string) *item {
+	return &item{enc: encodeAttrs(a), size: size, psize: pageSize(a, rangeAttr)}
+}
+
+// attrs decodes the whole item.
+func (it *item) attrs() attrs { return decodeAttrs(it.enc, nil) }
+
+// only decodes the attributes in names (all of them when names is nil).
+func (it *item) only(names map[string]bool) attrs { return decodeAttrs(it.enc, names) }
 
 // entry is an item's position in a partition. In the base table rk alone is
 // unique; in an index, entries with equal index sort keys are ordered by

@@ -131,7 +131,7 @@ func (t *table) store(attrs attrs, size int) *item {
 		old = prev.it
 	}
 	t.unindex(old)
-	e.it = &item{attrs: attrs, size: size, psize: pageSize(attrs, t.rangeAttr)}
+	e.it = makeItem(attrs, size, t.rangeAttr)
 	t.base.put(attrs.val(t.hashAttr), e)
 	for _, ix := range t.indexes {
 		if !ix.indexed(attrs) {
@@ -163,9 +163,13 @@ func (t *table) unindex(old *item) {
 	if old == nil {
 		return
 	}
+	var oldAttrs attrs
 	for _, ix := range t.indexes {
-		if ix.indexed(old.attrs) {
-			hk, probe := t.indexEntry(ix, old.attrs)
+		if oldAttrs == nil {
+			oldAttrs = old.attrs()
+		}
+		if ix.indexed(oldAttrs) {
+			hk, probe := t.indexEntry(ix, oldAttrs)
 			ix.space.remove(hk, probe)
 		}
 	}

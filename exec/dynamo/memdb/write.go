@@ -65,7 +65,7 @@ func (db *DB) put(in *dynamodb.PutItemInput) (*dynamodb.PutItemOutput, error) {
 	if pe.condition != nil {
 		var oldAttrs attrs
 		if old != nil {
-			oldAttrs = old.attrs
+			oldAttrs = old.attrs()
 		}
 		if !pe.condition.eval(oldAttrs) {
 			return nil, conditionFailed()
@@ -74,7 +74,7 @@ func (db *DB) put(in *dynamodb.PutItemInput) (*dynamodb.PutItemOutput, error) {
 	t.store(newAttrs, size)
 	out := &dynamodb.PutItemOutput{}
 	if old != nil && in.ReturnValues == types.ReturnValueAllOld {
-		out.Attributes = toSDK(old.attrs)
+		out.Attributes = toSDK(old.attrs())
 	}
 	out.ConsumedCapacity = tableCapacity(t.name, writeCost(size, old), in.ReturnConsumedCapacity)
 	return out, nil

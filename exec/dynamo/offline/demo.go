@@ -43,7 +43,7 @@ func loadFS(ctx context.Context, db *memdb.DB, fsys fs.FS, dir string) ([]Loaded
 		sources = append(sources, Source{Path: dir + "/" + e.Name()})
 	}
 	sort.Slice(sources, func(i, j int) bool { return sources[i].Path < sources[j].Path })
-	tables, err := load(ctx, db, ioFS{fsys}, sources)
+	tables, err := load(ctx, db, ioFS{fsys}, sources, nil)
 	for i := range tables {
 		tables[i].From = DemoSource
 	}

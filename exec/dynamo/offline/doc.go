@@ -4,8 +4,8 @@
 // demo tables). Everything else — planner, EXPLAIN, stats, REPL — then runs
 // on the memdb.DB exactly as on DynamoDB.
 //
-// Phase: exec. It imports memdb and planner/value, never the planner or the
-// session. The demo files live in demodata/ next to it and are embedded
+// Phase: exec. It imports memdb, planner/value and, for RawReader,
+// exec/dynamo/wire and rawpage; never the planner or the session. The demo files live in demodata/ next to it and are embedded
 // here (demo.go), so no package above offline has to hold them.
 //
 // # API
@@ -16,9 +16,16 @@
 //	tables, err := offline.Load(ctx, db, []offline.Source{src})      // or offline.LoadDemo(ctx, db)
 //	for _, t := range tables { fmt.Println(t.Name, t.Items, t.From) }
 //
+// RawReader(db) is the fast read path (rawpage.Reader) over a loaded DB:
+// memdb renders each Query or Scan page as a DynamoDB-JSON body and the
+// wire decoder turns it into one Arrow batch, as for DynamoDB itself, so
+// scans of large offline tables build no SDK item maps.
+//
 // Load creates one table per source (one per table of a Workbench model),
-// with its key schema and indexes, writes the items through db.Loader()
-// with BatchWriteItem, and then freezes db (read-only).
+// with its key schema and indexes, decodes the items straight into
+// value.Value (no SDK attribute values), stores them through db.Loader()'s
+// PutValues (PutItem's checks and errors, one table lock per batch), and
+// then freezes db (read-only).
 //
 // # Formats and detection
 //
@@ -92,13 +99,20 @@
 // chunks of 256; GOMAXPROCS workers decode the chunks in parallel with a
 // one-pass DynamoDB-JSON decoder (fastjson.go; anything unusual falls back
 // to value.ParseItemJSON, which also explains errors); one goroutine takes
-// the chunks in order, checks keys and writes batches of 25 (memdb's
-// BatchWriteItem is then the larger part of the time). On the 2-core
+// the chunks in order, checks keys and stores batches of 256 through
+// Loader.PutValues (no BatchWriteItem request checks or capacity). On the 2-core
 // development machine BenchmarkLoad1M loads 1,000,000 items (150 MB of
 // DynamoDB-JSON lines) in 2.8–3.9 s when the machine is otherwise idle
-// (5–8 s while it is busy), keeping about 660 bytes of heap per item, and
-// a Query of one 100-item partition then takes about 0.1 ms and reads
-// exactly those 100 items.
+// (5–8 s while it is busy), keeping about 260 bytes of heap per item
+// (memdb's compact items), and a Query of one 100-item partition then takes
+// about 0.1–0.3 ms and reads exactly those 100 items.
+// BenchmarkLoadGroupBy200k/1M load generated twelve-attribute orders
+// (lists, nested maps) and scan status and total through RawReader, as
+// the GROUP BY of a --data session does, reporting ns/item and the heap.
+//
+// While LoadProgress runs, Progress counts the items written and the bytes
+// read from the stored (compressed) files against their total size, which
+// gives ddbsql's loading line its MB/s and time left.
 //
 // # The demo tables
 //

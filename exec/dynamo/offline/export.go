@@ -140,7 +140,7 @@ func (l *loader) loadDataFile(dir string, f exportFile, s *sink) (int, error) {
 		return 0, &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: l.fsys.Join(dir, filesFile), Line: f.line},
 			Msg: "data file " + quote(f.DataFileS3Key) + " is not in " + l.fsys.Join(dir, "data") + " (copy the export's data/ folder next to its manifests)"}
 	}
-	d, err := openData(l.fsys, p)
+	d, err := openData(l.data, p)
 	if err != nil {
 		return 0, err
 	}

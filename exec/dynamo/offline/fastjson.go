@@ -7,12 +7,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // fastItem decodes the common shape of a DynamoDB-JSON item straight into
-// SDK attribute values in one pass, which is what makes loading a million
+// values (value.Value, as memdb.Loader.PutValues stores them) in one pass, which is what makes loading a million
 // items take seconds (value.ParseItemJSON decodes each attribute twice
 // through encoding/json). It is only a fast path: on anything unusual —
 // invalid JSON, numbers written as JSON numbers or with exponents, set or
@@ -21,21 +21,21 @@ import (
 // errors. When it succeeds its result equals ParseItemJSON's (up to the
 // order of set members, which DynamoDB does not keep); fastjson_test.go
 // checks that, also by fuzzing.
-func fastItem(data []byte, unwrap bool) (map[string]types.AttributeValue, bool) {
+func fastItem(data []byte, unwrap bool) (value.Value, bool) {
 	d := fastDecoder{data: data}
 	if unwrap && bytes.HasPrefix(data, itemPrefix) {
 		d.i = len(itemPrefix)
 		m, ok := d.attrs()
 		if ok && d.byte('}') && d.end() {
-			return m, true
+			return value.MapOf(m), true
 		}
-		return nil, false
+		return value.Value{}, false
 	}
 	m, ok := d.attrs()
 	if ok && d.end() {
-		return m, true
+		return value.MapOf(m), true
 	}
-	return nil, false
+	return value.Value{}, false
 }
 
 type fastDecoder struct {
@@ -124,11 +124,11 @@ func (d *fastDecoder) escaped() (string, bool) {
 }
 
 // attrs reads an object of typed attribute values: an item or an M.
-func (d *fastDecoder) attrs() (map[string]types.AttributeValue, bool) {
+func (d *fastDecoder) attrs() (map[string]value.Value, bool) {
 	if !d.byte('{') {
 		return nil, false
 	}
-	m := make(map[string]types.AttributeValue, 8)
+	m := make(map[string]value.Value, 8)
 	if d.byte('}') {
 		return m, true
 	}
@@ -150,81 +150,83 @@ func (d *fastDecoder) attrs() (map[string]types.AttributeValue, bool) {
 }
 
 // typed reads one attribute value: an object with exactly one type tag.
-func (d *fastDecoder) typed() (types.AttributeValue, bool) {
+// Numbers are canonical (fastNumber); set members keep their order, so
+// memdb's duplicate messages list them as written.
+func (d *fastDecoder) typed() (value.Value, bool) {
+	var v value.Value
 	if !d.byte('{') {
-		return nil, false
+		return v, false
 	}
 	tag, ok := d.str()
 	if !ok || !d.byte(':') {
-		return nil, false
+		return v, false
 	}
-	var v types.AttributeValue
 	switch tag {
 	case "S":
 		var s string
 		s, ok = d.str()
-		v = &types.AttributeValueMemberS{Value: s}
+		v = value.Str(s)
 	case "N":
 		var n string
 		n, ok = d.number()
-		v = &types.AttributeValueMemberN{Value: n}
+		v = value.NumTrusted(n)
 	case "B":
 		var b []byte
 		b, ok = d.binary()
-		v = &types.AttributeValueMemberB{Value: b}
+		v = value.Bin(b)
 	case "BOOL":
 		switch {
 		case d.literal("true"):
-			v = &types.AttributeValueMemberBOOL{Value: true}
+			v = value.BoolOf(true)
 		case d.literal("false"):
-			v = &types.AttributeValueMemberBOOL{Value: false}
+			v = value.BoolOf(false)
 		default:
 			ok = false
 		}
 	case "NULL":
 		ok = d.literal("true")
-		v = &types.AttributeValueMemberNULL{Value: true}
+		v = value.NullValue()
 	case "M":
-		var m map[string]types.AttributeValue
+		var m map[string]value.Value
 		m, ok = d.attrs()
-		v = &types.AttributeValueMemberM{Value: m}
+		v = value.MapOf(m)
 	case "L":
-		l := []types.AttributeValue{}
+		l := []value.Value{}
 		ok = d.list(func() bool {
 			e, ok := d.typed()
 			l = append(l, e)
 			return ok
 		})
-		v = &types.AttributeValueMemberL{Value: l}
+		v = value.ListOf(l)
 	case "SS":
-		var ss []string
+		var ss []value.Value
 		ok = d.list(func() bool {
 			s, ok := d.str()
-			ss = append(ss, s)
+			ss = append(ss, value.Str(s))
 			return ok
 		})
-		v = &types.AttributeValueMemberSS{Value: ss}
+		v = value.SetOf(value.StringSet, ss)
 	case "NS":
-		var ns []string
+		var ns []value.Value
 		ok = d.list(func() bool {
 			n, ok := d.number()
-			ns = append(ns, n)
+			ns = append(ns, value.NumTrusted(n))
 			return ok
 		})
-		v = &types.AttributeValueMemberNS{Value: ns}
+		v = value.SetOf(value.NumberSet, ns)
 	case "BS":
-		var bs [][]byte
+		var bs []value.Value
 		ok = d.list(func() bool {
 			b, ok := d.binary()
-			bs = append(bs, b)
+			bs = append(bs, value.Bin(b))
 			return ok
 		})
-		v = &types.AttributeValueMemberBS{Value: bs}
+		v = value.SetOf(value.BinarySet, bs)
 	default:
-		return nil, false
+		return v, false
 	}
 	if !ok || !d.byte('}') {
-		return nil, false
+		return value.Value{}, false
 	}
 	return v, true
 }

@@ -8,8 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -34,8 +32,8 @@ type itemError struct {
 
 func (e *itemError) Error() string { return e.msg }
 
-// parse decodes data into SDK attribute values.
-func (p itemParser) parse(data []byte) (map[string]types.AttributeValue, *itemError) {
+// parse decodes data into an M value.
+func (p itemParser) parse(data []byte) (value.Value, *itemError) {
 	if item, ok := fastItem(data, p.unwrap); ok {
 		return item, nil
 	}
@@ -44,14 +42,14 @@ func (p itemParser) parse(data []byte) (map[string]types.AttributeValue, *itemEr
 
 // slowParse decodes through value.ParseItemJSON: exact, and it explains
 // what is wrong.
-func (p itemParser) slowParse(data []byte) (map[string]types.AttributeValue, *itemError) {
+func (p itemParser) slowParse(data []byte) (value.Value, *itemError) {
 	if p.unwrap && bytes.HasPrefix(data, itemPrefix) {
 		// The export form, written compactly: parse the inner object
 		// without decoding the wrapper first.
 		end := bytes.LastIndexByte(data, '}')
 		if end > len(itemPrefix) && len(bytes.TrimSpace(data[end+1:])) == 0 {
 			if v, err := value.ParseItemJSON(data[len(itemPrefix):end]); err == nil {
-				return toSDK(v), nil
+				return v, nil
 			}
 		}
 	}
@@ -64,18 +62,9 @@ func (p itemParser) slowParse(data []byte) (map[string]types.AttributeValue, *it
 		}
 	}
 	if err != nil {
-		return nil, explainItemError(data, err)
+		return value.Value{}, explainItemError(data, err)
 	}
-	return toSDK(v), nil
-}
-
-func toSDK(v value.Value) map[string]types.AttributeValue {
-	attrs := v.Attrs()
-	m := make(map[string]types.AttributeValue, len(attrs))
-	for k, a := range attrs {
-		m[k] = a.AttributeValue()
-	}
-	return m
+	return v, nil
 }
 
 func isSyntaxError(err error) bool {

@@ -16,7 +16,13 @@ import (
 // or nothing: when any source fails it deletes the tables it created,
 // returns no tables and leaves db as it was (not frozen).
 func Load(ctx context.Context, db *memdb.DB, sources []Source) ([]LoadedTable, error) {
-	return load(ctx, db, osFS{}, sources)
+	return load(ctx, db, osFS{}, sources, nil)
+}
+
+// LoadProgress is Load counting its progress into p (see Progress), for a
+// progress line drawn while it runs.
+func LoadProgress(ctx context.Context, db *memdb.DB, sources []Source, p *Progress) ([]LoadedTable, error) {
+	return load(ctx, db, osFS{}, sources, p)
 }
 
 // loader is one Load call: the tables it claimed and created.
@@ -25,13 +31,21 @@ type loader struct {
 	db      *memdb.DB
 	w       *memdb.Loader
 	fsys    fileSystem
+	data    fileSystem        // fsys, counting the bytes of the data files read
+	prog    *Progress         // nil: not counted
 	claimed map[string]string // table name -> source path
 	created []string
 	loaded  []LoadedTable
 }
 
-func load(ctx context.Context, db *memdb.DB, fsys fileSystem, sources []Source) (_ []LoadedTable, err error) {
-	l := &loader{ctx: ctx, db: db, w: db.Loader(), fsys: fsys, claimed: map[string]string{}}
+func load(ctx context.Context, db *memdb.DB, fsys fileSystem, sources []Source, prog *Progress) (_ []LoadedTable, err error) {
+	l := &loader{ctx: ctx, db: db, w: db.Loader(), fsys: fsys, data: fsys, prog: prog, claimed: map[string]string{}}
+	if prog != nil {
+		l.data = countedFS{fileSystem: fsys, p: prog}
+		for _, src := range sources {
+			prog.measure(fsys, src.Path)
+		}
+	}
 	defer func() {
 		if err != nil {
 			l.rollback()
@@ -83,7 +97,9 @@ func (l *loader) claim(name, from string) error {
 }
 
 func (l *loader) sink(spec *tableSpec) *sink {
-	return newSink(l.ctx, l.w, spec, func(name string) { l.created = append(l.created, name) })
+	s := newSink(l.ctx, l.w, spec, func(name string) { l.created = append(l.created, name) })
+	s.prog = l.prog
+	return s
 }
 
 // done records a loaded table.
@@ -122,14 +138,14 @@ func (l *loader) loadItems(src Source, k kind, keys []keyAttr) error {
 	var err error
 	if k == kindLines {
 		var d *dataFile
-		if d, err = openData(l.fsys, src.Path); err != nil {
+		if d, err = openData(l.data, src.Path); err != nil {
 			return err
 		}
 		_, err = pump(l.ctx, src.Path, s, parser, produceLines(d))
 		d.Close()
 	} else {
 		var data []byte
-		if data, err = readAll(l.fsys, src.Path); err != nil {
+		if data, err = readAll(l.data, src.Path); err != nil {
 			return err
 		}
 		_, err = pump(l.ctx, src.Path, s, parser, produceJSON(src.Path, data, k == kindArray))

@@ -6,9 +6,8 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/ddbsql/ddbsql/parser/diag"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // The pipeline: a producer goroutine cuts a file into raw items and groups
@@ -35,7 +34,7 @@ type chunk struct {
 }
 
 type decoded struct {
-	items []map[string]types.AttributeValue
+	items []value.Value
 	lines []int
 	err   error // the first decoding error, after these items
 }
@@ -117,7 +116,7 @@ func pump(ctx context.Context, path string, s *sink, p itemParser, produce produ
 }
 
 func decodeChunk(path string, p itemParser, c *chunk) decoded {
-	d := decoded{items: make([]map[string]types.AttributeValue, 0, len(c.items)), lines: make([]int, 0, len(c.items))}
+	d := decoded{items: make([]value.Value, 0, len(c.items)), lines: make([]int, 0, len(c.items))}
 	for _, r := range c.items {
 		item, ierr := p.parse(r.data)
 		if ierr != nil {

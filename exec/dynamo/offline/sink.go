@@ -5,27 +5,26 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/parser/diag"
-	"github.com/ddbsql/ddbsql/planner/ddblimits"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
-// batchSize is BatchWriteItem's limit.
-const batchSize = ddblimits.BatchWriteItems
+// batchSize is how many checked items are stored at a time.
+const batchSize = 256
 
 // sink writes one table's items into memdb, in order: it checks each
 // item's key attributes (presence and type), rejects duplicate keys with
 // both positions, creates the table once the key types are known, and
-// writes batches of 25 through the DB's Loader.
+// stores them in batches through the DB's Loader.
 type sink struct {
 	ctx     context.Context
 	w       *memdb.Loader
 	spec    *tableSpec
 	created func(name string) // records a created table, for rollback
+	prog    *Progress         // counts the items written (nil: not counted)
 
 	made     bool
 	typeFrom []pos // where an inferred key type was first seen
@@ -36,7 +35,7 @@ type sink struct {
 	fileIndex    map[string]uint32
 	buf          []byte
 
-	batch []types.WriteRequest
+	batch []value.Value
 	bpos  []pos
 	count int
 }
@@ -52,7 +51,7 @@ func newSink(ctx context.Context, w *memdb.Loader, spec *tableSpec, created func
 		seed2:     maphash.MakeSeed(),
 		seen:      map[[2]uint64]seenAt{},
 		fileIndex: map[string]uint32{},
-		batch:     make([]types.WriteRequest, 0, batchSize),
+		batch:     make([]value.Value, 0, batchSize),
 	}
 }
 
@@ -64,7 +63,7 @@ func (s *sink) reserve(n int) {
 }
 
 // add checks an item and queues it for writing.
-func (s *sink) add(item map[string]types.AttributeValue, p pos) error {
+func (s *sink) add(item value.Value, p pos) error {
 	if err := s.checkKeys(item, p); err != nil {
 		return err
 	}
@@ -74,7 +73,7 @@ func (s *sink) add(item map[string]types.AttributeValue, p pos) error {
 	if err := s.checkDuplicate(item, p); err != nil {
 		return err
 	}
-	s.batch = append(s.batch, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
+	s.batch = append(s.batch, item)
 	s.bpos = append(s.bpos, p)
 	s.count++
 	if len(s.batch) == batchSize {
@@ -96,11 +95,11 @@ func (s *sink) finish() error {
 	return s.flush()
 }
 
-func (s *sink) checkKeys(item map[string]types.AttributeValue, p pos) error {
+func (s *sink) checkKeys(item value.Value, p pos) error {
 	for i := range s.spec.keys {
 		k := &s.spec.keys[i]
-		av, ok := item[k.Name]
-		if !ok {
+		av := item.Attr(k.Name)
+		if av.Kind() == value.Missing {
 			role := "partition key"
 			if i == 1 {
 				role = "sort key"
@@ -151,10 +150,10 @@ func (s *sink) ensureTable() error {
 
 // checkDuplicate remembers the item's key by a 128-bit hash and rejects a
 // key seen before, naming both positions.
-func (s *sink) checkDuplicate(item map[string]types.AttributeValue, p pos) error {
+func (s *sink) checkDuplicate(item value.Value, p pos) error {
 	s.buf = s.buf[:0]
 	for _, k := range s.spec.keys {
-		b := keyBytes(item[k.Name])
+		b := keyBytes(item.Attr(k.Name))
 		s.buf = binary.AppendUvarint(s.buf, uint64(len(b)))
 		s.buf = append(s.buf, b...)
 	}
@@ -165,7 +164,7 @@ func (s *sink) checkDuplicate(item map[string]types.AttributeValue, p pos) error
 			if i > 0 {
 				desc += ", "
 			}
-			desc += k.Name + "=" + keyText(item[k.Name])
+			desc += k.Name + "=" + keyText(item.Attr(k.Name))
 		}
 		prev := pos{path: s.files[first.file], line: int(first.line)}
 		return at(diag.CodeDuplicateKey, p, "duplicate key %s: the same key is at %s", desc, prev)
@@ -184,32 +183,23 @@ func (s *sink) fileID(path string) uint32 {
 	return id
 }
 
-// flush writes the queued batch; when DynamoDB rejects it, it finds the
-// item at fault by writing them one by one.
+// flush stores the queued items; the first one memdb rejects is reported
+// at its own position, with DynamoDB's reason.
 func (s *sink) flush() error {
 	if len(s.batch) == 0 {
 		return nil
 	}
-	_, err := s.w.BatchWriteItem(s.ctx, &dynamodb.BatchWriteItemInput{
-		RequestItems: map[string][]types.WriteRequest{s.spec.name: s.batch}})
+	i, err := s.w.PutValues(s.ctx, s.spec.name, s.batch)
 	if err != nil {
-		return s.pinpoint(err)
+		if ctxErr := s.ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		p := s.bpos[min(i, len(s.bpos)-1)]
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeBadItem, Pos: diag.Pos{Source: p.path, Line: p.line},
+			Msg: "DynamoDB would reject this item: " + apiMessage(err), Cause: err}
 	}
+	s.prog.addItems(len(s.batch))
+	clear(s.batch) // the stored items are encoded copies: drop the decoded maps now
 	s.batch, s.bpos = s.batch[:0], s.bpos[:0]
 	return nil
-}
-
-func (s *sink) pinpoint(batchErr error) error {
-	if ctxErr := s.ctx.Err(); ctxErr != nil {
-		return ctxErr
-	}
-	for i, wr := range s.batch {
-		_, err := s.w.PutItem(s.ctx, &dynamodb.PutItemInput{TableName: aws.String(s.spec.name), Item: wr.PutRequest.Item})
-		if err != nil {
-			return &diag.Error{Phase: diag.Load, Code: diag.CodeBadItem, Pos: diag.Pos{Source: s.bpos[i].path, Line: s.bpos[i].line},
-				Msg: "DynamoDB would reject this item: " + apiMessage(err), Cause: err}
-		}
-	}
-	return &diag.Error{Phase: diag.Load, Code: diag.CodeBadItem, Pos: diag.Pos{Source: s.bpos[0].path, Line: s.bpos[0].line},
-		Msg: "DynamoDB rejected a batch starting here: " + apiMessage(batchErr), Cause: batchErr}
 }

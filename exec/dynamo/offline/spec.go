@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // tableSpec is a table to create: its key schema and indexes.
@@ -101,56 +103,33 @@ func keyNames(ks []keyAttr) string {
 }
 
 // typeTag is the DynamoDB type of an attribute value ("S", "N", "M", …).
-func typeTag(av types.AttributeValue) string {
-	switch av.(type) {
-	case *types.AttributeValueMemberS:
-		return "S"
-	case *types.AttributeValueMemberN:
-		return "N"
-	case *types.AttributeValueMemberB:
-		return "B"
-	case *types.AttributeValueMemberBOOL:
-		return "BOOL"
-	case *types.AttributeValueMemberNULL:
-		return "NULL"
-	case *types.AttributeValueMemberM:
-		return "M"
-	case *types.AttributeValueMemberL:
-		return "L"
-	case *types.AttributeValueMemberSS:
-		return "SS"
-	case *types.AttributeValueMemberNS:
-		return "NS"
-	case *types.AttributeValueMemberBS:
-		return "BS"
+func typeTag(v value.Value) string {
+	if v.Kind() == value.Missing {
+		return "?"
 	}
-	return "?"
+	return v.Kind().String()
 }
 
 // keyText renders a key value for messages: strings quoted, numbers bare,
 // binary as base64.
-func keyText(av types.AttributeValue) string {
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		return strconv.Quote(v.Value)
-	case *types.AttributeValueMemberN:
-		return v.Value
-	case *types.AttributeValueMemberB:
-		return "b64:" + base64.StdEncoding.EncodeToString(v.Value)
+func keyText(v value.Value) string {
+	switch v.Kind() {
+	case value.String:
+		return strconv.Quote(v.Text())
+	case value.Number:
+		return v.Text()
+	case value.Binary:
+		return "b64:" + base64.StdEncoding.EncodeToString([]byte(v.Text()))
 	}
-	return typeTag(av)
+	return typeTag(v)
 }
 
 // keyBytes is the identity of a scalar key value for duplicate detection
 // (numbers are canonical after parsing, so 1.0 and 1 agree).
-func keyBytes(av types.AttributeValue) []byte {
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		return []byte(v.Value)
-	case *types.AttributeValueMemberN:
-		return []byte(v.Value)
-	case *types.AttributeValueMemberB:
-		return v.Value
+func keyBytes(v value.Value) string {
+	switch v.Kind() {
+	case value.String, value.Number, value.Binary:
+		return v.Text()
 	}
-	return nil
+	return ""
 }

@@ -51,7 +51,7 @@ type wbIndex struct {
 
 // loadWorkbench loads every table of a Workbench model.
 func (l *loader) loadWorkbench(src Source, keys []keyAttr) error {
-	data, err := readAll(l.fsys, src.Path)
+	data, err := readAll(l.data, src.Path)
 	if err != nil {
 		return err
 	}
