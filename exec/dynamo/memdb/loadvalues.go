@@ -15,7 +15,9 @@ import (
 // whose messages list their members in request order) take the SDK path,
 // so what is accepted, how it is stored and what is said stay the same.
 
-// PutValues is PutItems for items given as M values.
+// PutValues is PutItems for items given as M values. Numbers must be
+// canonical, as value.Num and value.CanonicalNumber make them (the stored
+// text is the given one); set members may be in any order.
 func (l *Loader) PutValues(ctx context.Context, table string, items []value.Value) (n int, err error) {
 	if err := l.db.beginWrite(ctx, "PutItems", table, bypassReadOnly); err != nil {
 		return 0, wrapOp("PutItem", err)
@@ -93,18 +95,13 @@ func checkValue(v value.Value) string {
 	return checkAttributeValue(v.AttributeValue())
 }
 
-// storedValue is a checked value as fromAV would store it: numbers
-// canonical and sets sorted; changed says whether it differs from v (values
-// without sets and rewritten numbers are returned as they are, unshared
-// with nothing new).
+// storedValue is a checked value as fromAV would store it: sets sorted;
+// changed says whether it differs from v (values without sets are returned
+// as they are). Numbers are canonical already (see PutValues).
 func storedValue(v value.Value) (stored value.Value, changed bool, msg string) {
 	switch v.Kind() {
-	case value.String, value.Binary, value.Bool, value.Null:
+	case value.String, value.Binary, value.Bool, value.Null, value.Number:
 		return v, false, ""
-	case value.Number:
-		if canon, ok := plainInteger(v.Text()); ok && canon {
-			return v, false, ""
-		}
 	case value.Map:
 		m := v.Attrs()
 		var out map[string]value.Value
