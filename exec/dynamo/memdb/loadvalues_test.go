@@ -54,6 +54,14 @@ func asValue(av types.AttributeValue) value.Value {
 	return value.MissingValue()
 }
 
+func named(item rec) []NamedValue {
+	var out []NamedValue
+	for k, v := range item {
+		out = append(out, NamedValue{k, asValue(v)})
+	}
+	return out
+}
+
 func number(text string) value.Value {
 	if v, err := value.Num(text); err == nil {
 		return v
@@ -89,7 +97,7 @@ func TestLoaderPutValuesAgreesWithPutItem(t *testing.T) {
 		viaPut := newDB(t, tableDef("tbl", "pk:S"))
 		_, putErr := viaPut.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item})
 		viaValues := newDB(t, tableDef("tbl", "pk:S"))
-		n, err := viaValues.Loader().PutValues(ctx, "tbl", []value.Value{asValue(&types.AttributeValueMemberM{Value: item})})
+		n, err := viaValues.Loader().PutValues(ctx, "tbl", [][]NamedValue{named(item)})
 		if (putErr == nil) != (err == nil) || putErr != nil && (err.Error() != putErr.Error() || n != 0) {
 			t.Errorf("%v: PutValues %d, %v; PutItem %v", item, n, err, putErr)
 			continue
