@@ -2,6 +2,7 @@ package memdb
 
 import (
 	"encoding/binary"
+	"sync"
 
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -16,19 +17,29 @@ import (
 // the attributes a projection and filter name (the rest are skipped by
 // their lengths).
 
+// encodeBuffers are the buffers an item is encoded in before its exact
+// copy is made, reused so that loading a million items grows no buffer
+// per item.
+type encodeBuffers struct{ item, val []byte }
+
+var encodePool = sync.Pool{New: func() any { return new(encodeBuffers) }}
+
 // encodeAttrs serialises name-sorted attributes.
 func encodeAttrs(a attrs) []byte {
-	var dst []byte
-	var scratch []byte
+	b := encodePool.Get().(*encodeBuffers)
+	dst := b.item[:0]
 	for _, at := range a {
-		scratch = value.AppendBinary(scratch[:0], at.val)
+		b.val = value.AppendBinary(b.val[:0], at.val)
 		dst = binary.AppendUvarint(dst, uint64(len(at.name)))
 		dst = append(dst, at.name...)
-		dst = binary.AppendUvarint(dst, uint64(len(scratch)))
-		dst = append(dst, scratch...)
+		dst = binary.AppendUvarint(dst, uint64(len(b.val)))
+		dst = append(dst, b.val...)
 	}
 	// One exact allocation: append's growth slack would stay for the item's life.
-	return append(make([]byte, 0, len(dst)), dst...)
+	out := append(make([]byte, 0, len(dst)), dst...)
+	b.item = dst
+	encodePool.Put(b)
+	return out
 }
 
 // compactEntry is one attribute's place in an encoded item.

@@ -61,8 +61,8 @@
 //     its data; reads share, writes exclude. A BatchWriteItem is validated
 //     whole before any write, so a rejected batch writes nothing.
 //     Loader.PutItems and PutValues (bulk loading; PutValues takes items
-//     decoded as values) are not requests: they store items in
-//     order and stops at the first rejected one, naming it.
+//     decoded as values) are not requests: they store items in order and
+//     stop at the first rejected one, naming it.
 //
 // # Supported
 //

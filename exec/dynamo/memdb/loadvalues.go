@@ -2,7 +2,6 @@ package memdb
 
 import (
 	"context"
-	"sort"
 
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -15,8 +14,17 @@ import (
 // whose messages list their members in request order) take the SDK path,
 // so what is accepted, how it is stored and what is said stay the same.
 
-// PutValues is PutItems for items given as M values.
-func (l *Loader) PutValues(ctx context.Context, table string, items []value.Value) (n int, err error) {
+// NamedValue is one top-level attribute of an item given to PutValues.
+type NamedValue struct {
+	Name  string
+	Value value.Value
+}
+
+// PutValues is PutItems for items given as attribute lists (names unique,
+// in any order). Numbers must be
+// canonical, as value.Num and value.CanonicalNumber make them (the stored
+// text is the given one); set members may be in any order.
+func (l *Loader) PutValues(ctx context.Context, table string, items [][]NamedValue) (n int, err error) {
 	if err := l.db.beginWrite(ctx, "PutItems", table, bypassReadOnly); err != nil {
 		return 0, wrapOp("PutItem", err)
 	}
@@ -39,26 +47,27 @@ func (l *Loader) PutValues(ctx context.Context, table string, items []value.Valu
 	return len(items), nil
 }
 
-// checkNewValueItem is checkNewItem for an M value.
-func checkNewValueItem(item value.Value) (attrs, int, error) {
-	members := item.Attrs()
-	names := make([]string, 0, len(members))
-	for k := range members {
-		names = append(names, k)
+// checkNewValueItem is checkNewItem for an attribute list.
+func checkNewValueItem(item []NamedValue) (attrs, int, error) {
+	out := make(attrs, len(item))
+	for i, nv := range item {
+		out[i] = attr{nv.Name, nv.Value}
 	}
-	sort.Strings(names)
-	out := make(attrs, 0, len(names))
-	for _, k := range names {
-		if msg := checkValue(members[k]); msg != "" {
+	sortAttrs(out)
+	for i := range out {
+		if i > 0 && out[i].name == out[i-1].name {
+			return nil, 0, validationError("Duplicate attribute name " + out[i].name + " in the item")
+		}
+		if msg := checkValue(out[i].val); msg != "" {
 			return nil, 0, validationError(msg)
 		}
 	}
-	for _, k := range names {
-		v, _, msg := storedValue(members[k])
+	for i := range out {
+		v, _, msg := storedValue(out[i].val)
 		if msg != "" {
 			return nil, 0, validationError(msg)
 		}
-		out = append(out, attr{k, v})
+		out[i].val = v
 	}
 	size := itemSize(out)
 	if size > ddblimits.ItemBytes {
@@ -93,18 +102,13 @@ func checkValue(v value.Value) string {
 	return checkAttributeValue(v.AttributeValue())
 }
 
-// storedValue is a checked value as fromAV would store it: numbers
-// canonical and sets sorted; changed says whether it differs from v (values
-// without sets and rewritten numbers are returned as they are, unshared
-// with nothing new).
+// storedValue is a checked value as fromAV would store it: sets sorted;
+// changed says whether it differs from v (values without sets are returned
+// as they are). Numbers are canonical already (see PutValues).
 func storedValue(v value.Value) (stored value.Value, changed bool, msg string) {
 	switch v.Kind() {
-	case value.String, value.Binary, value.Bool, value.Null:
+	case value.String, value.Binary, value.Bool, value.Null, value.Number:
 		return v, false, ""
-	case value.Number:
-		if canon, ok := plainInteger(v.Text()); ok && canon {
-			return v, false, ""
-		}
 	case value.Map:
 		m := v.Attrs()
 		var out map[string]value.Value

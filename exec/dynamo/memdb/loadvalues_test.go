@@ -11,14 +11,15 @@ import (
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
-// asValue builds the value a decoder would: members in request order, the
-// number text as written.
+// asValue builds the value a decoder would: set members in request order,
+// numbers canonical (as written when they cannot be parsed, so that memdb
+// rejects them).
 func asValue(av types.AttributeValue) value.Value {
 	switch t := av.(type) {
 	case *types.AttributeValueMemberS:
 		return value.Str(t.Value)
 	case *types.AttributeValueMemberN:
-		return value.NumTrusted(t.Value)
+		return number(t.Value)
 	case *types.AttributeValueMemberB:
 		return value.Bin(t.Value)
 	case *types.AttributeValueMemberBOOL:
@@ -46,11 +47,26 @@ func asValue(av types.AttributeValue) value.Value {
 	case *types.AttributeValueMemberNS:
 		var l []value.Value
 		for _, e := range t.Value {
-			l = append(l, value.NumTrusted(e))
+			l = append(l, number(e))
 		}
 		return value.SetOf(value.NumberSet, l)
 	}
 	return value.MissingValue()
+}
+
+func named(item rec) []NamedValue {
+	var out []NamedValue
+	for k, v := range item {
+		out = append(out, NamedValue{k, asValue(v)})
+	}
+	return out
+}
+
+func number(text string) value.Value {
+	if v, err := value.Num(text); err == nil {
+		return v
+	}
+	return value.NumTrusted(text)
 }
 
 // PutValues accepts, stores and rejects exactly what PutItem does, with
@@ -81,7 +97,7 @@ func TestLoaderPutValuesAgreesWithPutItem(t *testing.T) {
 		viaPut := newDB(t, tableDef("tbl", "pk:S"))
 		_, putErr := viaPut.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item})
 		viaValues := newDB(t, tableDef("tbl", "pk:S"))
-		n, err := viaValues.Loader().PutValues(ctx, "tbl", []value.Value{asValue(&types.AttributeValueMemberM{Value: item})})
+		n, err := viaValues.Loader().PutValues(ctx, "tbl", [][]NamedValue{named(item)})
 		if (putErr == nil) != (err == nil) || putErr != nil && (err.Error() != putErr.Error() || n != 0) {
 			t.Errorf("%v: PutValues %d, %v; PutItem %v", item, n, err, putErr)
 			continue

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -21,21 +22,21 @@ import (
 // errors. When it succeeds its result equals ParseItemJSON's (up to the
 // order of set members, which DynamoDB does not keep); fastjson_test.go
 // checks that, also by fuzzing.
-func fastItem(data []byte, unwrap bool) (value.Value, bool) {
+func fastItem(data []byte, unwrap bool, dst []memdb.NamedValue) ([]memdb.NamedValue, bool) {
 	d := fastDecoder{data: data}
 	if unwrap && bytes.HasPrefix(data, itemPrefix) {
 		d.i = len(itemPrefix)
-		m, ok := d.attrs()
+		out, ok := d.top(dst)
 		if ok && d.byte('}') && d.end() {
-			return value.MapOf(m), true
+			return out, true
 		}
-		return value.Value{}, false
+		return dst, false
 	}
-	m, ok := d.attrs()
+	out, ok := d.top(dst)
 	if ok && d.end() {
-		return value.MapOf(m), true
+		return out, true
 	}
-	return value.Value{}, false
+	return dst, false
 }
 
 type fastDecoder struct {
@@ -123,7 +124,39 @@ func (d *fastDecoder) escaped() (string, bool) {
 	return "", false
 }
 
-// attrs reads an object of typed attribute values: an item or an M.
+// top reads an item's object of typed attribute values, appending them to
+// dst. A name given twice is left to the slow path (which keeps the last).
+func (d *fastDecoder) top(dst []memdb.NamedValue) ([]memdb.NamedValue, bool) {
+	if !d.byte('{') {
+		return dst, false
+	}
+	if d.byte('}') {
+		return dst, true
+	}
+	start := len(dst)
+	for {
+		k, ok := d.str()
+		if !ok || !d.byte(':') {
+			return dst, false
+		}
+		v, ok := d.typed()
+		if !ok {
+			return dst, false
+		}
+		for _, prev := range dst[start:] {
+			if prev.Name == k {
+				return dst, false
+			}
+		}
+		dst = append(dst, memdb.NamedValue{Name: k, Value: v})
+		if d.byte(',') {
+			continue
+		}
+		return dst, d.byte('}')
+	}
+}
+
+// attrs reads an object of typed attribute values: an M.
 func (d *fastDecoder) attrs() (map[string]value.Value, bool) {
 	if !d.byte('{') {
 		return nil, false

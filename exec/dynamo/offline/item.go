@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -32,12 +33,19 @@ type itemError struct {
 
 func (e *itemError) Error() string { return e.msg }
 
-// parse decodes data into an M value.
-func (p itemParser) parse(data []byte) (value.Value, *itemError) {
-	if item, ok := fastItem(data, p.unwrap); ok {
-		return item, nil
+// parse decodes data, appending its attributes to dst.
+func (p itemParser) parse(data []byte, dst []memdb.NamedValue) ([]memdb.NamedValue, *itemError) {
+	if out, ok := fastItem(data, p.unwrap, dst); ok {
+		return out, nil
 	}
-	return p.slowParse(data)
+	v, ierr := p.slowParse(data)
+	if ierr != nil {
+		return dst, ierr
+	}
+	for k, a := range v.Attrs() {
+		dst = append(dst, memdb.NamedValue{Name: k, Value: a})
+	}
+	return dst, nil
 }
 
 // slowParse decodes through value.ParseItemJSON: exact, and it explains

@@ -6,8 +6,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/parser/diag"
-	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // The pipeline: a producer goroutine cuts a file into raw items and groups
@@ -34,7 +34,7 @@ type chunk struct {
 }
 
 type decoded struct {
-	items []value.Value
+	items [][]memdb.NamedValue
 	lines []int
 	err   error // the first decoding error, after these items
 }
@@ -115,10 +115,15 @@ func pump(ctx context.Context, path string, s *sink, p itemParser, produce produ
 	return n, ctx.Err()
 }
 
+// decodeChunk decodes a chunk's items; their attributes share one backing
+// array per chunk, so an item costs no allocation of its own.
 func decodeChunk(path string, p itemParser, c *chunk) decoded {
-	d := decoded{items: make([]value.Value, 0, len(c.items)), lines: make([]int, 0, len(c.items))}
+	d := decoded{items: make([][]memdb.NamedValue, 0, len(c.items)), lines: make([]int, 0, len(c.items))}
+	all := make([]memdb.NamedValue, 0, 12*len(c.items))
 	for _, r := range c.items {
-		item, ierr := p.parse(r.data)
+		start := len(all)
+		var ierr *itemError
+		all, ierr = p.parse(r.data, all)
 		if ierr != nil {
 			e := &diag.Error{Phase: diag.Load, Code: ierr.code, Pos: diag.Pos{Source: path, Line: r.line}, Msg: ierr.msg}
 			if ierr.offset >= 0 {
@@ -127,7 +132,7 @@ func decodeChunk(path string, p itemParser, c *chunk) decoded {
 			d.err = e
 			return d
 		}
-		d.items = append(d.items, item)
+		d.items = append(d.items, all[start:len(all):len(all)])
 		d.lines = append(d.lines, r.line)
 	}
 	d.err = c.err

@@ -35,7 +35,7 @@ type sink struct {
 	fileIndex    map[string]uint32
 	buf          []byte
 
-	batch []value.Value
+	batch [][]memdb.NamedValue
 	bpos  []pos
 	count int
 }
@@ -51,7 +51,7 @@ func newSink(ctx context.Context, w *memdb.Loader, spec *tableSpec, created func
 		seed2:     maphash.MakeSeed(),
 		seen:      map[[2]uint64]seenAt{},
 		fileIndex: map[string]uint32{},
-		batch:     make([]value.Value, 0, batchSize),
+		batch:     make([][]memdb.NamedValue, 0, batchSize),
 	}
 }
 
@@ -63,7 +63,7 @@ func (s *sink) reserve(n int) {
 }
 
 // add checks an item and queues it for writing.
-func (s *sink) add(item value.Value, p pos) error {
+func (s *sink) add(item []memdb.NamedValue, p pos) error {
 	if err := s.checkKeys(item, p); err != nil {
 		return err
 	}
@@ -95,10 +95,10 @@ func (s *sink) finish() error {
 	return s.flush()
 }
 
-func (s *sink) checkKeys(item value.Value, p pos) error {
+func (s *sink) checkKeys(item []memdb.NamedValue, p pos) error {
 	for i := range s.spec.keys {
 		k := &s.spec.keys[i]
-		av := item.Attr(k.Name)
+		av := attrOf(item, k.Name)
 		if av.Kind() == value.Missing {
 			role := "partition key"
 			if i == 1 {
@@ -150,10 +150,10 @@ func (s *sink) ensureTable() error {
 
 // checkDuplicate remembers the item's key by a 128-bit hash and rejects a
 // key seen before, naming both positions.
-func (s *sink) checkDuplicate(item value.Value, p pos) error {
+func (s *sink) checkDuplicate(item []memdb.NamedValue, p pos) error {
 	s.buf = s.buf[:0]
 	for _, k := range s.spec.keys {
-		b := keyBytes(item.Attr(k.Name))
+		b := keyBytes(attrOf(item, k.Name))
 		s.buf = binary.AppendUvarint(s.buf, uint64(len(b)))
 		s.buf = append(s.buf, b...)
 	}
@@ -164,7 +164,7 @@ func (s *sink) checkDuplicate(item value.Value, p pos) error {
 			if i > 0 {
 				desc += ", "
 			}
-			desc += k.Name + "=" + keyText(item.Attr(k.Name))
+			desc += k.Name + "=" + keyText(attrOf(item, k.Name))
 		}
 		prev := pos{path: s.files[first.file], line: int(first.line)}
 		return at(diag.CodeDuplicateKey, p, "duplicate key %s: the same key is at %s", desc, prev)
@@ -202,4 +202,14 @@ func (s *sink) flush() error {
 	clear(s.batch) // the stored items are encoded copies: drop the decoded maps now
 	s.batch, s.bpos = s.batch[:0], s.bpos[:0]
 	return nil
+}
+
+// attrOf is the item's attribute name, or Missing.
+func attrOf(item []memdb.NamedValue, name string) value.Value {
+	for _, nv := range item {
+		if nv.Name == name {
+			return nv.Value
+		}
+	}
+	return value.MissingValue()
 }
