@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -116,5 +118,31 @@ func TestSpillingStatementLeavesTempDirEmpty(t *testing.T) {
 			t.Errorf("--timeout %s: %s", timeout, r.err)
 		}
 		checkEmptyDir(t, dir)
+	}
+}
+
+func TestStatsShowWhatSpilled(t *testing.T) {
+	dir := t.TempDir()
+	r := cliRun(t, "", spillingSort(dir, "--stats", "text")...)
+	if r.code != exitOK {
+		t.Fatalf("exit %d: %s", r.code, r.err)
+	}
+	if !regexp.MustCompile(` · spilled \d+ files?, \d+(\.\d)?(B|KiB|MiB)\n`).MatchString(r.err) {
+		t.Errorf("--stats text does not say what spilled: %q", r.err)
+	}
+	r = cliRun(t, "", spillingSort(dir, "--stats", "json")...)
+	var st struct {
+		Files *int   `json:"spill_files"`
+		Bytes *int64 `json:"spill_bytes"`
+		Peak  *int64 `json:"memory_peak_bytes"`
+	}
+	line := strings.TrimSpace(r.err)
+	if err := json.Unmarshal([]byte(line[strings.LastIndex(line, "\n")+1:]), &st); err != nil || st.Files == nil || *st.Files < 1 || *st.Bytes <= 0 || *st.Peak <= 0 {
+		t.Errorf("--stats json spill figures: %q (%v)", r.err, err)
+	}
+	// A statement that fits says nothing of spilling.
+	r = cliRun(t, "", "--demo", "--stats", "text", "-e", "SELECT * FROM leaderboard WHERE partitionId = 'p1' ORDER BY rangeId")
+	if strings.Contains(r.err, "spilled") {
+		t.Errorf("an unspilled statement reports spilling: %q", r.err)
 	}
 }

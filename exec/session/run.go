@@ -97,7 +97,7 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	}
 	stats.Finish()
 	err = s.timedOut(ctx, err)
-	s.report(stats, err)
+	s.report(stats, env, err)
 	return s.explainFailure(err, stats)
 }
 
@@ -240,19 +240,19 @@ func (s *Session) runAnalyze(ctx context.Context, sel *parser.Select) error {
 	stats.Finish()
 	if err != nil {
 		err = s.timedOut(ctx, err)
-		s.report(stats, err)
+		s.report(stats, env, err)
 		return s.explainFailure(err, stats)
 	}
 	if s.jsonDocuments() {
 		err = s.writeExplainJSON(p, planner.JSONOptions{Actual: env.Analysis.Figures,
 			ActualTotal: json.RawMessage(FormatStatsJSON(stats.Snapshot(), s.cfg.ReadPrice))})
-		s.report(stats, err)
+		s.report(stats, env, err)
 		return err
 	}
 	text := planner.ExplainWith(p, env.Analysis.Line)
 	text += "actual total: " + statsFigures(stats.Snapshot(), Completed, s.cfg.ReadPrice) + "\n"
 	_, err = io.WriteString(s.out, text)
-	s.report(stats, err)
+	s.report(stats, env, err)
 	return err
 }
 
@@ -312,11 +312,12 @@ func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 
 // report prints the statistics line when asked, or hands the statistics
 // to the caller's sink (SetStatsSink) to render.
-func (s *Session) report(stats *engine.Stats, runErr error) {
+func (s *Session) report(stats *engine.Stats, env *engine.Env, runErr error) {
 	if s.cfg.Stats != StatsText && s.cfg.Stats != StatsJSON {
 		return
 	}
-	st := StatementStats{Snapshot: stats.Snapshot(), Outcome: Completed, ReadPrice: s.cfg.ReadPrice}
+	st := StatementStats{Snapshot: stats.Snapshot(), Outcome: Completed, ReadPrice: s.cfg.ReadPrice,
+		Spill: SpillFigures{Files: env.Spill.Files(), Bytes: env.Spill.Bytes(), MemoryPeak: env.Memory.Peak()}}
 	if runErr != nil {
 		st.Outcome = Failed
 	}

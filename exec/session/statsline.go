@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ddbsql/ddbsql/exec/engine"
+	"github.com/ddbsql/ddbsql/exec/spill"
 	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
@@ -30,13 +31,40 @@ type StatementStats struct {
 	// ReadPrice is the on-demand price in USD per million read units the
 	// cost is computed with.
 	ReadPrice float64
+	// Spill is what the statement's blocking operators wrote to
+	// --temp-dir because they passed --memory-limit.
+	Spill SpillFigures
+}
+
+// SpillFigures are a statement's spill files and bytes, and the most its
+// operators held at once under --memory-limit.
+type SpillFigures struct {
+	Files      int
+	Bytes      int64
+	MemoryPeak int64
+}
+
+// text is the statistics line's spill part, "" when nothing spilled.
+func (f SpillFigures) text() string {
+	if f.Files == 0 {
+		return ""
+	}
+	return fmt.Sprintf("spilled %s, %s", plural.Of(f.Files, "file"), spill.FormatSize(f.Bytes))
 }
 
 // Text is the statistics line FormatStatsText renders.
-func (st StatementStats) Text() string { return FormatStatsText(st.Snapshot, st.Outcome, st.ReadPrice) }
+func (st StatementStats) Text() string {
+	line := FormatStatsText(st.Snapshot, st.Outcome, st.ReadPrice)
+	if t := st.Spill.text(); t != "" {
+		line += " · " + t
+	}
+	return line
+}
 
 // JSON is the statistics object FormatStatsJSON renders.
-func (st StatementStats) JSON() string { return FormatStatsJSON(st.Snapshot, st.ReadPrice) }
+func (st StatementStats) JSON() string {
+	return formatStatsJSON(st.Snapshot, st.ReadPrice, &st.Spill)
+}
 
 // FormatStatsText renders one line: rows, requests by operation, pages,
 // items read vs returned, consumed read capacity by table/index, time.
@@ -110,6 +138,11 @@ func formatElapsed(d time.Duration) string {
 
 // FormatStatsJSON renders the statistics as one JSON object on one line.
 func FormatStatsJSON(s engine.Snapshot, pricePerMillion float64) string {
+	return formatStatsJSON(s, pricePerMillion, nil)
+}
+
+// formatStatsJSON adds the spill figures when there are some to add.
+func formatStatsJSON(s engine.Snapshot, pricePerMillion float64, sp *SpillFigures) string {
 	obj := map[string]any{
 		"rows":           s.Rows,
 		"requests":       s.TotalRequests(),
@@ -121,6 +154,9 @@ func FormatStatsJSON(s engine.Snapshot, pricePerMillion float64) string {
 		"by_index":       s.ByTarget,
 		"elapsed_ms":     float64(s.Elapsed.Microseconds()) / 1000,
 		"cost_usd":       s.RCU / 1e6 * pricePerMillion,
+	}
+	if sp != nil {
+		obj["spill_files"], obj["spill_bytes"], obj["memory_peak_bytes"] = sp.Files, sp.Bytes, sp.MemoryPeak
 	}
 	b, _ := json.Marshal(obj)
 	return string(b)

@@ -18,6 +18,7 @@ type Dir struct {
 	path   string
 	closed bool
 	files  int
+	bytes  int64 // written to runs that finished
 }
 
 // NewDir returns a spill directory under base ("" means os.TempDir()).
@@ -64,6 +65,19 @@ func (d *Dir) Files() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.files
+}
+
+// Bytes is how many bytes finished runs wrote: the statistics show it.
+func (d *Dir) Bytes() int64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.bytes
+}
+
+func (d *Dir) addBytes(n int64) {
+	d.mu.Lock()
+	d.bytes += n
+	d.mu.Unlock()
 }
 
 // Close removes the directory and every file in it. Files still open are

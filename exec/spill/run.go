@@ -22,6 +22,7 @@ import (
 // allows it (the descriptor keeps the data until Close), so not even a
 // crash leaves it behind; elsewhere Dir.Close removes it.
 type Run struct {
+	dir      *Dir
 	mem      memory.Allocator
 	file     *os.File
 	buf      *bufio.Writer
@@ -43,7 +44,7 @@ func (d *Dir) NewRun(prefix string, mem memory.Allocator) (*Run, error) {
 		return nil, err
 	}
 	_ = os.Remove(f.Name())
-	r := &Run{mem: mem, file: f}
+	r := &Run{dir: d, mem: mem, file: f}
 	r.buf = bufio.NewWriterSize(countingWriter{f, &r.offset}, 1<<16)
 	return r, nil
 }
@@ -109,13 +110,14 @@ func (r *Run) Finish() error {
 		return nil
 	}
 	r.done = true
+	var err error
 	if r.w != nil {
-		return r.closeSegment()
+		err = r.closeSegment()
+	} else if ferr := r.buf.Flush(); ferr != nil {
+		err = spillError("cannot write a spill file", ferr)
 	}
-	if err := r.buf.Flush(); err != nil {
-		return spillError("cannot write a spill file", err)
-	}
-	return nil
+	r.dir.addBytes(r.offset)
+	return err
 }
 
 // Reader reads the run's batches back in the order written. Finish must
