@@ -20,8 +20,9 @@
 // changed it); Client and Catalog give the connection and the cache of
 // table descriptions (the REPL completes names from it and \refresh
 // empties it). Statistics are a value, StatementStats (the engine's
-// Snapshot, the Outcome, the read price, the spill figures), which the session renders on its
-// statistics writer (errOut) with Text or JSON, or hands to the caller's
+// Snapshot, the Outcome, the read price, the spill figures), which the
+// session renders on its statistics writer (errOut) with Text or JSON, or
+// hands to the caller's
 // sink, which renders it with the same methods: no caller parses or edits
 // rendered text. Planner options reach the planner with the host's CPU
 // count as Parallelism unless one was given: the planner itself never asks
