@@ -22,12 +22,11 @@
 // empties it). Statistics are a value, StatementStats (the engine's
 // Snapshot, the Outcome, the read price, the spill figures), which the
 // session renders on its statistics writer (errOut) with Text or JSON, or
-// hands to the caller's
-// sink, which renders it with the same methods: no caller parses or edits
-// rendered text. Planner options reach the planner with the host's CPU
-// count as Parallelism unless one was given: the planner itself never asks
-// the host, so a plan is a function of the statement, the catalog and the
-// options alone.
+// hands to the caller's sink, which renders it with the same methods: no
+// caller parses or edits rendered text. Planner options reach the planner
+// with the host's CPU count as Parallelism unless one was given: the
+// planner itself never asks the host, so a plan is a function of the
+// statement, the catalog and the options alone.
 //
 // Each statement gets a fresh spill.Budget of MemoryLimit and a spill.Dir
 // under TempDir in its engine.Env; the Dir is closed by a deferred call
