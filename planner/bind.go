@@ -2,6 +2,7 @@ package planner
 
 import (
 	"strings"
+	"time"
 
 	"github.com/xwb1989/sqlparser"
 
@@ -33,6 +34,8 @@ type binder struct {
 	// allowAggregates is true where aggregates may appear.
 	allowAggregates bool
 	clause          string // for error messages: "WHERE", "GROUP BY", …
+	// now is the statement's time, for now() and current_date.
+	now time.Time
 }
 
 func (b *binder) bind(e sqlparser.Expr) (expr.Expr, error) {

@@ -31,11 +31,22 @@ func (b *binder) function(n *sqlparser.FuncExpr) (expr.Expr, error) {
 		return nil, errorf(diag.CodeUnknownFunction, "unknown function %s()", n.Name.String()).
 			Hintf("functions: %s", strings.Join(funcs.ScalarNames(), ", "))
 	}
+	if len(n.Exprs) == 0 {
+		if t, ok := b.statementTime(name); ok {
+			return t, nil
+		}
+	}
 	args := make([]expr.Expr, 0, len(n.Exprs))
-	for _, se := range n.Exprs {
+	for i, se := range n.Exprs {
 		ae, ok := se.(*sqlparser.AliasedExpr)
 		if !ok {
 			return nil, errorf(diag.CodeArguments, "%s() does not take *", name)
+		}
+		if unit, ok, err := unitWord(fn, i, ae.Expr); err != nil {
+			return nil, err
+		} else if ok {
+			args = append(args, unit)
+			continue
 		}
 		arg, err := b.bind(ae.Expr)
 		if err != nil {
@@ -45,6 +56,9 @@ func (b *binder) function(n *sqlparser.FuncExpr) (expr.Expr, error) {
 	}
 	if len(args) < fn.MinArgs || len(args) > fn.MaxArgs {
 		return nil, errorf(diag.CodeArguments, "%s() takes %s, got %d", name, fn.ArityText(), len(args))
+	}
+	if err := checkLiteralArgs(fn, args); err != nil {
+		return nil, err
 	}
 	return expr.Func{Name: name, Args: args}, nil
 }

@@ -13,7 +13,9 @@
 // (DescribeTable/ListTables, cached by the caller) and never sends a read.
 // Nothing it decides depends on the host: what does (how many reads the
 // machine can drive at once, Options.Parallelism) is an input, so the same
-// statement, catalog and options give the same plan on any machine.
+// statement, catalog and options give the same plan on any machine. The
+// clock is an input too: now(), current_timestamp and current_date become
+// literals of Options.Now, which the session sets once per statement.
 //
 // Invariants:
 //   - Every WHERE conjunct ends in exactly one place: the key condition, the

@@ -1,5 +1,7 @@
 package planner
 
+import "time"
+
 // Options are the session settings that change plans.
 type Options struct {
 	// AllowScan permits Scan when no key condition applies (--allow-scan).
@@ -21,4 +23,9 @@ type Options struct {
 	// FilterExpression, a client-side filter or sort over the items read, or
 	// a join that is not by key fail before any request.
 	Strict bool
+	// Now is the statement's time, which now(), current_timestamp and
+	// current_date stand for in every row and clause. The planner never
+	// reads the clock: the session sets Now for each statement. Zero
+	// leaves them calls, evaluated per row.
+	Now time.Time
 }

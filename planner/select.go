@@ -62,6 +62,7 @@ func PlanSelect(ctx context.Context, cat Catalog, in SelectInput, opts Options) 
 	if err := sp.resolveFrom(in.Paths); err != nil {
 		return nil, err
 	}
+	sp.b.now = opts.Now
 	suspects := sp.suspectQuoted(in.QuotedValues)
 	if err := sp.bindClauses(); err != nil {
 		return nil, withQuotedHint(err, suspects)

@@ -244,6 +244,29 @@
 // the in-process backend instead of dynalite (several thousand queries in
 // seconds); the dynalite excuses of known_test.go never apply there.
 //
+// # Functions
+//
+// TestFuncsDifferential (funcs_gen_test.go) checks the date/time and string
+// helpers: 160 generated items in partition 'F' hold ts (ISO-8601 without a
+// fraction: a bare date, T or a space, Z, an offset or none, now and then
+// not a time), tf (with a fraction), ts2, n (epoch seconds, negative too),
+// s (blanks, separators, Unicode), a, b (small integers) and c, d (short
+// strings), each sometimes missing or NULL. 150 statements
+// (DDBSQL_DIFFTEST_FUNC_QUERIES; replay one with DDBSQL_DIFFTEST_FUNC_QUERY)
+// select 1–3 calls per row in id order, filter by one (IS NOT NULL, or a
+// comparison with a select item of the same type) or group by one, and are
+// compared row by row with SQLite: date_trunc and date_add as strftime
+// with modifiers ('weekday 0', '-6 days' for ISO weeks; 'floor' so that
+// month ends clamp), date_part as CAST(strftime(…)), date_diff of the
+// fixed-length units as unixepoch differences, to_unixtime/from_unixtime as
+// unixepoch and 'unixepoch', date_format with the specifiers strftime
+// shares (%v/%x as %V/%G), replace, trim/ltrim/rtrim, substr, nullif, and
+// GREATEST/LEAST as max/min over coalesced arguments (SQLite's are NULL if
+// any argument is; PostgreSQL's, like ddbsql's, ignore NULLs). Not compared
+// (no SQLite equivalent; unit tests in exec/eval): split_part, lpad, rpad,
+// the regexp functions, date_diff by months, now(). SQLite reads Feb 30 as
+// Mar 2 where ddbsql sees no date, so that input is only unit-tested.
+//
 // # Joins
 //
 // TestJoinDifferential (join_*_test.go) does the same for joins. Four

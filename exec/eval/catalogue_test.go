@@ -36,6 +36,7 @@ var typeSamples = map[funcs.Type][]expr.Expr{
 	funcs.Bool:     {lit(boolv(true)), col("off"), litNull()},
 	funcs.Text:     {litS("Kyoto"), col("name"), litN("-12.5"), col("total"), litNull(), col("nope")},
 	funcs.TypeName: {litS("S"), litS("N"), litS("BOOL"), litS("NULL"), litS("SS"), litS("M")},
+	funcs.TimeUnit: {litS("day"), litS("SECONDS"), litS("Week"), litS("month"), litS("quarters"), litS("year"), litNull()},
 	funcs.Any: {col("status"), col("total"), col("flag"), col("nul"), col("nope"), col("bin"),
 		col("tags"), col("nums"), col("list"), col("info"), litNull()},
 }
@@ -86,7 +87,7 @@ func check(t *testing.T, f funcs.Func, call expr.Func, row Row) {
 
 func hasType(v value.Value, t funcs.Type) bool {
 	switch t {
-	case funcs.String, funcs.TypeName:
+	case funcs.String, funcs.TypeName, funcs.TimeUnit:
 		return v.Kind() == value.String
 	case funcs.Number:
 		return v.Kind() == value.Number

@@ -76,10 +76,70 @@
 //	                          give ''; characters, not bytes; fractional p/n round half up.
 //	concat(a, …)              NULL if any argument is NULL; N rendered as its digits; S or N
 //	                          only ("type" error otherwise).
+//	split_part(s, d, n)       PostgreSQL: field n of s split at d, 1-based, negative n from
+//	                          the end; '' when there is no such field (n = 0 too); d = ''
+//	                          makes s one field.
+//	replace(s, from, to)      every occurrence, left to right; from = '' leaves s as it is.
+//	trim/ltrim/rtrim(s[, cs]) removes the characters of cs (default one space ' '; tabs and
+//	                          line breaks stay) from both ends, the left or the right.
+//	lpad/rpad(s, n[, pad])    PostgreSQL: s padded on the left/right to n characters with pad
+//	                          (default ' ') repeated, or cut to its first n characters; n < 1
+//	                          → ''; pad = '' leaves a short s as it is; n beyond 409,600 (no
+//	                          item could hold the result) → NULL.
+//	regexp_like(s, re)        TRUE when re matches anywhere in s (anchor with ^ $). Patterns
+//	                          are Go regular expressions (RE2: no backreferences or
+//	                          lookaround; (?i) for case-insensitive); string literals are
+//	                          MySQL's, where \\ stands for one \ ('\\d+'). A bad pattern
+//	                          is an "argument" error (at plan time when it is a literal).
+//	regexp_extract(s, re[,g]) the first match, or its group g (0 the whole match); NULL when
+//	                          nothing matches, group g did not take part or does not exist.
+//	                          The string helpers take S or N (its digits), else "type";
+//	                          any NULL argument gives NULL.
+//	greatest(…), least(…)     PostgreSQL: NULL arguments are ignored, NULL only if all are.
+//	                          Compared by ORDER BY's total order (value.Order): N
+//	                          numerically, S and B byte-wise, different types by type
+//	                          (BOOL < N < S < B < NS < SS < BS < L < M), never an error.
 //	abs(x), round(x[, d])     N only; exact; round half away from zero, d may be negative.
 //	coalesce(…), ifnull(a,b)  first non-NULL argument, evaluated lazily; NULL if none.
 //	nullif(a, b)              NULL when a = b (DynamoDB equality), else a.
 //	if(c, a, b)               a when c is TRUE, else b (UNKNOWN picks b).
+//	Times                     Date functions read a time from an S in ISO 8601 —
+//	                          YYYY-MM-DD, optionally T (or a space) HH:MM[:SS[.fraction]]
+//	                          and Z, ±HH:MM, ±HHMM or ±HH (no offset: UTC), converted to
+//	                          UTC, nanoseconds kept — or from an N of seconds since
+//	                          1970-01-01T00:00:00Z (negative before, fractions kept;
+//	                          epoch milliseconds: divide by 1000, from_unixtime(ms / 1000)).
+//	                          Any other value (another string, a BOOL, a year outside
+//	                          0000–9999, Feb 30…) is not a time: the function gives NULL,
+//	                          never an error. Results are UTC: datetimes as
+//	                          2026-04-26T20:16:00Z (a fraction only when non-zero, so they
+//	                          compare as strings with inputs written alike), and a bare
+//	                          date input gives a bare date (2026-04-01) from date_trunc and
+//	                          date_add with a unit of a day or more.
+//	Units                     second, minute, hour, day, week (ISO: starts Monday), month,
+//	                          quarter, year; singular or plural, any case, a string or a
+//	                          bare word. Unknown: "argument" error (at plan time when
+//	                          literal); NULL unit → NULL.
+//	date_trunc(u, x)          x rounded down to the start of its unit.
+//	date_part(u, x)           N: whole seconds 0–59, minute, hour, day of month, ISO week
+//	                          1–53, month, quarter 1–4, year.
+//	date_add(u, n, x)         x plus n units (n an N, rounded half away from zero; may be
+//	                          negative). Month, quarter, year keep the day, clamped to the
+//	                          month's end (Jan 31 + 1 month = Feb 28/29). Outside the years
+//	                          0000–9999 → NULL.
+//	date_diff(u, a, b)        N: whole units from a to b, truncated toward zero (negative if
+//	                          b < a); months, quarters, years: the largest n with
+//	                          date_add(u, n, a) <= b.
+//	from_unixtime(n)          the datetime of epoch seconds n (NULL unless an N).
+//	to_unixtime(x)            N: epoch seconds, exact, with x's fraction.
+//	date_format(x, f)         MySQL DATE_FORMAT, English names: %a %b %c %D %d %e %f(µs) %H
+//	                          %h %I %i %j %k %l %M %m %p %r %S %s %T %U %u %V %v %W %w %X %x
+//	                          %Y %y %%; week modes as MySQL's WEEK(x, 0/1/2/3) for %U %u %V
+//	                          %v (%v %x: ISO 8601). Another letter or a lone trailing % is
+//	                          an "argument" error (plan time when literal).
+//	now(), current_timestamp  the UTC datetime in whole seconds; current_date the UTC date.
+//	current_date              The planner replaces them by its Clock's time, read once per
+//	                          statement, so every row and clause agrees.
 //	begins_with(x, p)         never NULL: TRUE iff x and p are both S or both B and p is a
 //	                          prefix of x.
 //	contains(x, o)            never NULL: substring of an S (byte run of a B), member of a

@@ -231,7 +231,10 @@ var debugPanics = os.Getenv("DDBSQL_DEBUG") != ""
 // plan compiles a SELECT; catalog failures become exec errors.
 func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, error) {
 	in := planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues, ItemTexts: sel.ItemTexts}
-	p, err := planner.PlanSelect(ctx, s.catalog, in, s.planOptions())
+	opts := s.planOptions()
+	// now() and current_date: one instant for the whole statement.
+	opts.Now = time.Now()
+	p, err := planner.PlanSelect(ctx, s.catalog, in, opts)
 	if err != nil {
 		var pe *diag.Error
 		if errors.As(err, &pe) && pe.Phase == diag.Plan {
@@ -243,7 +246,6 @@ func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, 
 				if !s.confirmScan(ctx, need.Estimate) {
 					return nil, pe
 				}
-				opts := s.planOptions()
 				opts.AllowScan = true
 				p, err := planner.PlanSelect(ctx, s.catalog, in, opts)
 				if p != nil {

@@ -30,4 +30,8 @@
 //     FALSE, never NULL, on a missing attribute), so pushing one down never
 //     changes a result. Their names are DynamoDB's own, so they are also
 //     the words of the built expressions.
+//   - The date functions share their units (ParseTimeUnit) and
+//     date_format's specifiers (CheckDateFormat) between the planner,
+//     which refuses a bad literal before anything is read, and exec/eval,
+//     which checks values computed per row the same way.
 package funcs

@@ -16,9 +16,12 @@ const (
 	Text
 	// TypeName is an S naming a DynamoDB type: S N B BOOL NULL M L SS NS BS.
 	TypeName
+	// TimeUnit is an S naming a unit of time (see ParseTimeUnit): 'day',
+	// 'months', 'Year'…
+	TimeUnit
 )
 
-var typeNames = [...]string{Any: "any", String: "S", Number: "N", Bool: "BOOL", Text: "S or N", TypeName: "type name"}
+var typeNames = [...]string{Any: "any", String: "S", Number: "N", Bool: "BOOL", Text: "S or N", TypeName: "type name", TimeUnit: "time unit"}
 
 func (t Type) String() string {
 	if int(t) < len(typeNames) {
