@@ -252,3 +252,22 @@ func TestNowIsCurrent(t *testing.T) {
 		t.Errorf("current_date = %s, %v", d.Text(), err)
 	}
 }
+
+// TestAppendISOIsTheLayout: the hand-written formatter prints what
+// time.Format prints with the canonical layouts, fractions and years
+// before 1000 included.
+func TestAppendISOIsTheLayout(t *testing.T) {
+	for _, at := range []time.Time{minTime, maxTime, time.Unix(0, 0).UTC(), time.Unix(-1, 5).UTC(),
+		time.Date(999, 2, 3, 4, 5, 6, 120_000_000, time.UTC), time.Date(2026, 4, 26, 20, 16, 0, 1, time.UTC),
+		time.Date(2026, 12, 31, 23, 59, 59, 999_999_999, time.UTC)} {
+		for _, asDate := range []bool{false, true} {
+			layout := datetimeLayout
+			if asDate {
+				layout = dateLayout
+			}
+			if got, want := string(appendISO(nil, at, asDate)), at.Format(layout); got != want {
+				t.Errorf("appendISO(%v, %v) = %s, want %s", at, asDate, got, want)
+			}
+		}
+	}
+}

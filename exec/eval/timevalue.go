@@ -219,7 +219,8 @@ func epochValue(t time.Time) value.Value {
 
 // The canonical result formats: a datetime in UTC with a Z, its fraction
 // only when it has one (so results of date_trunc and date_add compare as
-// strings with inputs written the same way), and a bare date.
+// strings with inputs written the same way), and a bare date. appendISO
+// writes them; TestAppendISOIsTheLayout holds it to these layouts.
 const (
 	datetimeLayout = "2006-01-02T15:04:05.999999999Z"
 	dateLayout     = "2006-01-02"
@@ -231,8 +232,33 @@ func timeValue(t time.Time, asDate bool) value.Value {
 	if !inRange(t) {
 		return value.MissingValue()
 	}
-	if asDate {
-		return value.Str(t.Format(dateLayout))
-	}
-	return value.Str(t.Format(datetimeLayout))
+	return value.Str(string(appendISO(make([]byte, 0, 32), t, asDate)))
 }
+
+// appendISO writes t as dateLayout or datetimeLayout would, without
+// time.Format's layout interpretation (the hot path of date_trunc and
+// date_add). t is in range, so the year has four digits.
+func appendISO(b []byte, t time.Time, asDate bool) []byte {
+	y, m, d := t.Date()
+	b = append2(append2(b, y/100), y%100)
+	b = append2(append(b, '-'), int(m))
+	b = append2(append(b, '-'), d)
+	if asDate {
+		return b
+	}
+	h, mi, s := t.Clock()
+	b = append2(append(b, 'T'), h)
+	b = append2(append(b, ':'), mi)
+	b = append2(append(b, ':'), s)
+	if ns := t.Nanosecond(); ns != 0 {
+		digits := strconv.AppendInt(nil, int64(1_000_000_000+ns), 10)[1:]
+		for digits[len(digits)-1] == '0' {
+			digits = digits[:len(digits)-1]
+		}
+		b = append(append(b, '.'), digits...)
+	}
+	return append(b, 'Z')
+}
+
+// append2 writes n (0–99) as two digits.
+func append2(b []byte, n int) []byte { return append(b, byte('0'+n/10), byte('0'+n%10)) }

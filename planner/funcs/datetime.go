@@ -34,9 +34,11 @@ func (u Unit) String() string {
 // ParseTimeUnit reads a unit's name in any case, singular or plural
 // ('day', 'DAYS', 'Month').
 func ParseTimeUnit(s string) (Unit, bool) {
-	s = strings.ToLower(s)
+	if n := len(s); n > 1 && (s[n-1] == 's' || s[n-1] == 'S') {
+		s = s[:n-1] // plural; "second" has no s to lose
+	}
 	for u := Second; u <= Year; u++ {
-		if s == unitNames[u] || s == unitNames[u]+"s" {
+		if strings.EqualFold(s, unitNames[u]) {
 			return u, true
 		}
 	}
