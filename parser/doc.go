@@ -44,6 +44,13 @@
 //     value usually goes are listed in Select.QuotedValues for hints.
 //   - x IN ['a', 'b'] (PartiQL's list literal) is x IN ('a', 'b'); a '['
 //     anywhere else starts a list index.
+//   - UNNEST(x) [WITH ORDINALITY] [AS] u(value[, n]) [WITH ORDINALITY] in
+//     a table position (after JOIN or a FROM list's comma) reaches sqlparser
+//     as the derived table (SELECT ddbsql_unnest(x) AS value[,
+//     ddbsql_ordinality() AS n]) AS u, with x left in place, so positions
+//     inside it stay exact (unnest.go); the alias without columns names
+//     the one column too. A missing alias or a column list of the wrong
+//     length is a syntax error at the alias.
 //   - a || b joins strings (standard SQL, PartiQL, SQLite), not MySQL's
 //     logical OR: it reaches sqlparser as the one-bar operator (which
 //     parses just above the comparisons) and the planner binds that to

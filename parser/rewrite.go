@@ -51,6 +51,9 @@ type nameRewriter struct {
 	// (not qualified, not a path, not a function): the ones a user coming
 	// from MySQL may have meant as strings.
 	loneQuoted map[string]bool
+	// skip maps the first token of an UNNEST's alias, which unnest has
+	// already rewritten, to its last.
+	skip map[int]int
 }
 
 func newNameRewriter(src string, toks []token, stmt string) *nameRewriter {
@@ -88,6 +91,10 @@ func (r *nameRewriter) word(i int) string {
 // run walks the tokens once and collects the edits.
 func (r *nameRewriter) run() *diag.Error {
 	for i := 0; i < len(r.toks); i++ {
+		if last, ok := r.skip[i]; ok {
+			i = last
+			continue
+		}
 		t := r.toks[i]
 		switch t.kind {
 		case tkPunct:
@@ -102,6 +109,18 @@ func (r *nameRewriter) run() *diag.Error {
 				// first argument; as a plain function call it takes any
 				// expression (the planner maps the name back).
 				r.edits = append(r.edits, edit{start: t.start, end: t.end, text: SubstringFunc})
+				continue
+			}
+			if w := r.word(i); w == "unnest" && r.isPunct(i+1, "(") && r.position(i) == posTable {
+				from, to, err := r.unnest(i)
+				if err != nil {
+					return err
+				}
+				if r.skip == nil {
+					r.skip = map[int]int{}
+				}
+				r.skip[from] = to
+				r.top().clause = "from"
 				continue
 			}
 			next, err := r.name(i)

@@ -15,6 +15,9 @@ import (
 type source struct {
 	alias string // alias, or the table name when there is none
 	table *TableDef
+	// unnest names an UNNEST's columns (its element, and its position
+	// WITH ORDINALITY); nil for a table.
+	unnest []string
 }
 
 // binder resolves sqlparser expressions into expr trees.
@@ -298,11 +301,14 @@ func (b *binder) resolvePath(p value.Path) (expr.Expr, error) {
 	}
 	if len(p) > 1 && !p[1].IsIndex {
 		if i := b.sourceByAlias(p[0].Name); i >= 0 {
-			return b.col(i, p[1:]), nil
+			return b.unnestColumn(i, p[1:])
 		}
 	}
 	if len(b.sources) == 1 {
 		return b.col(0, p), nil
+	}
+	if src, ok := b.resolveUnnest(p); ok {
+		return b.col(src, p), nil
 	}
 	return b.resolveAmbiguous(p)
 }

@@ -12,6 +12,9 @@ func (sp *selectPlanner) build() (*Plan, error) {
 	if sp.star && agg {
 		return nil, errorf(diag.CodeAggregate, "SELECT * cannot be combined with GROUP BY or aggregates; list the grouped columns")
 	}
+	if sp.star && len(sp.unnests) > 0 {
+		return nil, errorf(diag.CodeUnsupported, "SELECT * with UNNEST is not supported; list the columns: SELECT t.a, t.b, u.value")
+	}
 	if sp.star && sp.distinct {
 		return nil, errorf(diag.CodeUnsupported, "SELECT DISTINCT * is not supported: every item has a unique primary key, so it equals SELECT *")
 	}
@@ -32,8 +35,11 @@ func (sp *selectPlanner) build() (*Plan, error) {
 	case len(sp.froms) > 1:
 		rp, err = sp.planJoin(req)
 	default:
-		r := &reader{src: 0, from: sp.from, conjuncts: sp.conjuncts, opts: sp.opts}
-		rp, err = r.plan(req)
+		conjuncts, afterUnnest := sp.prepareUnnestRead(&req)
+		r := &reader{src: 0, from: sp.from, conjuncts: conjuncts, opts: sp.opts}
+		if rp, err = r.plan(req); err == nil {
+			sp.flatten(rp, afterUnnest)
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -62,6 +62,8 @@ func FromItems(n Node) []int {
 		return append(append([]int(nil), FromItems(t.Input)...), t.Source)
 	case *HashJoin:
 		return append(append([]int(nil), FromItems(t.Probe)...), FromItems(t.Build)...)
+	case *Unnest:
+		return append(append([]int(nil), FromItems(t.Input)...), t.Source)
 	case *Filter, *Sort, *Limit, *Distinct:
 		return FromItems(n.Inputs()[0])
 	}
@@ -101,6 +103,8 @@ func ClientExprs(n Node) []expr.Expr {
 		add(t.Residual)
 	case *LookupJoin:
 		add(t.Probe, t.Residual)
+	case *Unnest:
+		add(t.X)
 	}
 	return out
 }

@@ -18,6 +18,14 @@
 // literals of Options.Now, which the session sets once per statement.
 //
 // Invariants:
+//   - UNNEST (unnest.go, plan_unnest.go) is a FROM item after the one table
+//     it expands: an Unnest node above the table's read (and its client
+//     filter), whose read projects the expanded attribute and never takes
+//     LIMIT, ORDER BY or COUNT(*) (rows multiply or vanish above it).
+//     Conjuncts that read an UNNEST's columns run in a Filter above it;
+//     the others stay with the read. A bare name is the UNNEST column it
+//     names, or else the table's attribute. UNNEST with joined tables and
+//     SELECT * with UNNEST are "unsupported".
 //   - Every WHERE conjunct ends in exactly one place: the key condition, the
 //     FilterExpression (only where DynamoDB's semantics equal SQL's), or a
 //     client-side Filter. None is dropped and none is applied twice. A

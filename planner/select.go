@@ -54,6 +54,9 @@ type selectPlanner struct {
 	distinct    bool
 	offset      int64
 	count       int64 // -1: no LIMIT
+	// unnests are the FROM clause's UNNESTs (unnest.go), FROM items after
+	// the tables.
+	unnests []unnestPlan
 }
 
 // PlanSelect compiles a SELECT into a plan.
@@ -110,7 +113,11 @@ func (sp *selectPlanner) resolveFrom(written map[string]parser.Path) error {
 		sp.noTable = true
 		return nil
 	}
-	items, steps, err := flattenFrom(ast.From)
+	tables, unnests, err := splitUnnests(ast.From)
+	if err != nil {
+		return err
+	}
+	items, steps, err := flattenFrom(tables)
 	if err != nil {
 		return err
 	}
@@ -130,7 +137,10 @@ func (sp *selectPlanner) resolveFrom(written map[string]parser.Path) error {
 		sp.b.sources = append(sp.b.sources, source{alias: from.alias, table: from.table})
 	}
 	sp.from = sp.froms[0]
-	return checkSelfJoin(sp.froms)
+	if err := checkSelfJoin(sp.froms); err != nil {
+		return err
+	}
+	return sp.bindUnnests(unnests)
 }
 
 func (sp *selectPlanner) bindClauses() error {

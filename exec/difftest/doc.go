@@ -267,6 +267,23 @@
 // the regexp functions, date_diff by months, now(). SQLite reads Feb 30 as
 // Mar 2 where ddbsql sees no date, so that input is only unit-tested.
 //
+// # UNNEST
+//
+// TestUnnestDifferential (unnest_test.go) loads 80 items whose l (list of
+// small integers, some NULL), sl (list of strings) and ss (string set) are
+// sometimes empty, missing, a DynamoDB NULL or a scalar, and the same
+// lists into SQLite as JSON text (NULL for what is no list or set, since
+// json_each would expand a scalar into one row where UNNEST expands it into
+// none). 120 statements (DDBSQL_DIFFTEST_UNNEST_QUERIES; replay one with
+// DDBSQL_DIFFTEST_UNNEST_QUERY) run CROSS JOIN, comma or LEFT JOIN … ON
+// true UNNEST, with or without ORDINALITY (SQLite: j.key + 1), conditions
+// on the table (pushed to the read) and on elements (above the flatten),
+// GROUP BY the element with COUNT or SUM, and LIMIT over ordered lists, and
+// compare with json_each in order where ORDER BY fixes it (id, position)
+// and as multisets otherwise (a set's members come in DynamoDB's order).
+// TestUnnestSemantics pins NS, BS, documents as elements, non-list values
+// and LIMIT on both backends.
+//
 // # Joins
 //
 // TestJoinDifferential (join_*_test.go) does the same for joins. Four

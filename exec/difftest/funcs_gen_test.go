@@ -471,6 +471,9 @@ func funcCell(v any) string {
 		return "s:" + strconv.Quote(x)
 	case []byte:
 		return "s:" + strconv.Quote(string(x))
+	case map[string]any, []any:
+		b, _ := json.Marshal(x)
+		return "j:" + string(b)
 	}
 	return fmt.Sprintf("?%T:%v", v, v)
 }

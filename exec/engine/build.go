@@ -66,6 +66,8 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 		return &fetchOp{env: env, node: t, input: in}, nil
 	case *planner.Filter:
 		return newFilterOp(env, t.Pred, in), nil
+	case *planner.Unnest:
+		return newUnnestOp(env, t, in), nil
 	case *planner.Aggregate:
 		return newAggregateOp(env, t, in), nil
 	case *planner.Project:

@@ -37,6 +37,13 @@
 //     joined ones (alias.* keeps the columns of its FROM items), so no
 //     mark leaves the engine. A column reference without an ID is an
 //     internal error at Build.
+//   - UNNEST (unnest.go) repeats each input row once per element of its
+//     list or set (Arrow Take on the input columns) and adds the element,
+//     and its 1-based position WITH ORDINALITY, as columns of the UNNEST's
+//     FROM item, built with columnar while the input batch is retained;
+//     the input's columns get their FROM item's mark. A row whose value is
+//     no list or set, or is empty, is dropped, or kept once with missing
+//     columns for LEFT. Output batches are as long as the input expands to.
 //   - A batch returned by Next belongs to the caller, who must Release it.
 //     Close is idempotent and safe before the first Next.
 //   - A value read from a batch (columnar.Column.Value, batchRow, and eval

@@ -1,0 +1,131 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
+	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
+)
+
+// unnestInput is a table's rows whose attribute x holds every kind of
+// value UNNEST meets, over two batches and an empty one between them.
+func unnestInput() []otBatch {
+	l := func(vs ...value.Value) value.Value { return value.ListOf(vs) }
+	return []otBatch{
+		{names: []string{"id", "x"}, rows: [][]value.Value{
+			{otN("1"), l(otS("a"), otN("2"), value.NullValue(), value.MapOf(map[string]value.Value{"k": otS("v")}))},
+			{otN("2"), value.SetOf(value.StringSet, []value.Value{otS("red"), otS("blue")})},
+			{otN("3"), l()},
+			{otN("4"), value.MissingValue()},
+		}},
+		{names: []string{"id"}},
+		{names: []string{"id", "x"}, rows: [][]value.Value{
+			{otN("5"), value.SetOf(value.NumberSet, []value.Value{otN("10"), otN("-1.5")})},
+			{otN("6"), value.SetOf(value.BinarySet, []value.Value{value.Bin([]byte{1, 2})})},
+			{otN("7"), otS("not a list")},
+			{otN("8"), value.NullValue()},
+			{otN("9"), value.MapOf(map[string]value.Value{"a": otN("1")})},
+		}},
+	}
+}
+
+// unnestRows renders the output as "id:value#position" in order.
+func unnestRows(rows []otRow, src int, ord bool) string {
+	var out []string
+	for _, r := range rows {
+		s := otShow(r.get("id")) + ":" + otShow(r.getFrom(src, "v"))
+		if ord {
+			s += "#" + otShow(r.getFrom(src, "n"))
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestUnnestOperator(t *testing.T) {
+	const all = `N:1:S:"a" N:1:N:2 N:1:NULL N:1:M:{"k":"v"} N:2:S:"red" N:2:S:"blue" N:5:N:10 N:5:N:-1.5 N:6:B:"AQI="`
+	for _, tc := range []struct {
+		left, ord bool
+		want      string
+	}{
+		{want: all},
+		{ord: true, want: `N:1:S:"a"#N:1 N:1:N:2#N:2 N:1:NULL#N:3 N:1:M:{"k":"v"}#N:4 N:2:S:"red"#N:1 N:2:S:"blue"#N:2 N:5:N:10#N:1 N:5:N:-1.5#N:2 N:6:B:"AQI="#N:1`},
+		{left: true, want: `N:1:S:"a" N:1:N:2 N:1:NULL N:1:M:{"k":"v"} N:2:S:"red" N:2:S:"blue" N:3:<missing> N:4:<missing> N:5:N:10 N:5:N:-1.5 N:6:B:"AQI=" N:7:<missing> N:8:<missing> N:9:<missing>`},
+		{left: true, ord: true, want: `N:1:S:"a"#N:1 N:1:N:2#N:2 N:1:NULL#N:3 N:1:M:{"k":"v"}#N:4 N:2:S:"red"#N:1 N:2:S:"blue"#N:2 N:3:<missing>#<missing> N:4:<missing>#<missing> N:5:N:10#N:1 N:5:N:-1.5#N:2 N:6:B:"AQI="#N:1 N:7:<missing>#<missing> N:8:<missing>#<missing> N:9:<missing>#<missing>`},
+	} {
+		t.Run(fmt.Sprintf("left=%v,ordinality=%v", tc.left, tc.ord), func(t *testing.T) {
+			env := otEnv(t)
+			src := otSrc(env, unnestInput()...)
+			n := &planner.Unnest{Input: &otLeaf{op: src}, Source: 1, Alias: "u", X: otCol("x"), Value: "v", Left: tc.left}
+			if tc.ord {
+				n.Ordinality = "n"
+			}
+			op := otMustBuild(t, env, n)
+			rows, _, err := otDrain(op)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := op.Close(); err != nil {
+				t.Fatal(err)
+			}
+			src.check(t)
+			if got := unnestRows(rows, 1, tc.ord); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+			// The repeated input columns keep the table's values.
+			for _, r := range rows {
+				if r.get("id").Kind() != value.Number {
+					t.Fatalf("row without its id: %s", r.key())
+				}
+			}
+		})
+	}
+}
+
+// TestUnnestOperatorEarlyClose: closing after the first batch releases
+// everything (the checked allocator fails the test otherwise).
+func TestUnnestOperatorEarlyClose(t *testing.T) {
+	env := otEnv(t)
+	src := otSrc(env, unnestInput()...)
+	op := otMustBuild(t, env, &planner.Unnest{Input: &otLeaf{op: src}, Source: 1, Alias: "u", X: otCol("x"), Value: "v"})
+	b, err := op.Next(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.NumRows() != 6 {
+		t.Errorf("first batch: %d rows, want 6", b.NumRows())
+	}
+	b.Release()
+	if err := op.Close(); err != nil {
+		t.Fatal(err)
+	}
+	src.check(t)
+}
+
+// TestUnnestOperatorErrors: an input failure and an evaluation error reach
+// the caller, with nothing leaked.
+func TestUnnestOperatorErrors(t *testing.T) {
+	env := otEnv(t)
+	src := otSrc(env, unnestInput()...)
+	src.failAt = 2
+	op := otMustBuild(t, env, &planner.Unnest{Input: &otLeaf{op: src}, Source: 1, Alias: "u", X: otCol("x"), Value: "v"})
+	if _, _, err := otDrain(op); !errors.Is(err, otErrInput) {
+		t.Errorf("input failure: got %v", err)
+	}
+	op.Close()
+
+	env = otEnv(t)
+	src = otSrc(env, unnestInput()...)
+	bad := expr.Func{Name: "substring", Args: []expr.Expr{otLit(otS("abc")), otLit(otS("x"))}} // a type error
+	op = otMustBuild(t, env, &planner.Unnest{Input: &otLeaf{op: src}, Source: 1, Alias: "u", X: bad, Value: "v"})
+	if _, _, err := otDrain(op); otCode(err) != diag.CodeEval {
+		t.Errorf("evaluation error: got %v", err)
+	}
+	op.Close()
+}
