@@ -43,7 +43,9 @@
 //     FROM item, built with columnar while the input batch is retained;
 //     the input's columns get their FROM item's mark. A row whose value is
 //     no list or set, or is empty, is dropped, or kept once with missing
-//     columns for LEFT. Output batches are as long as the input expands to.
+//     columns for LEFT. Output batches hold at most Env.BatchRows rows (a
+//     long list spreads over several); the input batch is kept until its
+//     last row is expanded and released on Close.
 //   - A batch returned by Next belongs to the caller, who must Release it.
 //     Close is idempotent and safe before the first Next.
 //   - A value read from a batch (columnar.Column.Value, batchRow, and eval

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -128,4 +129,41 @@ func TestUnnestOperatorErrors(t *testing.T) {
 		t.Errorf("evaluation error: got %v", err)
 	}
 	op.Close()
+}
+
+// TestUnnestOperatorSplitsLongLists: output batches stay within BatchRows,
+// a list longer than that spreads over several, and the rows come out in
+// order.
+func TestUnnestOperatorSplitsLongLists(t *testing.T) {
+	for _, rows := range []int{1, 2, 3, 7} {
+		t.Run(fmt.Sprint(rows), func(t *testing.T) {
+			env := otEnv(t)
+			env.BatchRows = rows
+			src := otSrc(env, unnestInput()...)
+			op := otMustBuild(t, env, &planner.Unnest{Input: &otLeaf{op: src}, Source: 1, Alias: "u", X: otCol("x"), Value: "v", Left: true})
+			var got []otRow
+			for {
+				b, err := op.Next(context.Background())
+				if err != nil {
+					if !errors.Is(err, io.EOF) {
+						t.Fatal(err)
+					}
+					break
+				}
+				if int(b.NumRows()) > rows || b.NumRows() == 0 {
+					t.Errorf("a batch of %d rows; BatchRows is %d", b.NumRows(), rows)
+				}
+				got = append(got, otBatchRows(b)...)
+				b.Release()
+			}
+			if err := op.Close(); err != nil {
+				t.Fatal(err)
+			}
+			src.check(t)
+			want := `N:1:S:"a" N:1:N:2 N:1:NULL N:1:M:{"k":"v"} N:2:S:"red" N:2:S:"blue" N:3:<missing> N:4:<missing> N:5:N:10 N:5:N:-1.5 N:6:B:"AQI=" N:7:<missing> N:8:<missing> N:9:<missing>`
+			if s := unnestRows(got, 1, false); s != want {
+				t.Errorf("got  %s\nwant %s", s, want)
+			}
+		})
+	}
 }

@@ -15,10 +15,12 @@ import (
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
-// unnestOp is the lateral flatten of planner.Unnest: per input batch it
-// works out which input row each output row repeats, takes the input
-// columns by those indices (Arrow Take) and adds the element column (and
-// the position column WITH ORDINALITY) as columns of the UNNEST's FROM item.
+// unnestOp is the lateral flatten of planner.Unnest: it works out which
+// input row each output row repeats, takes the input columns by those
+// indices (Arrow Take) and adds the element column (and the position
+// column WITH ORDINALITY) as columns of the UNNEST's FROM item. Output
+// batches hold at most Env.BatchRows rows, so a long list is spread over
+// several; the input batch is kept until its last row is expanded.
 type unnestOp struct {
 	env   *Env
 	node  *planner.Unnest
@@ -27,6 +29,12 @@ type unnestOp struct {
 	// inputFrom is the FROM item of the input's untagged columns (a single
 	// table's batch), which the output tags, since it holds two items.
 	inputFrom int
+	// cur is the input batch being expanded; at its row being expanded,
+	// whose elements are es (nil until evaluated), from element k on.
+	cur       arrow.RecordBatch
+	at, k     int
+	es        []value.Value
+	evaluated bool
 	// scratch, reused across batches.
 	take  []int64
 	elems []value.Value
@@ -43,18 +51,33 @@ func newUnnestOp(env *Env, n *planner.Unnest, input Operator) *unnestOp {
 
 func (op *unnestOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	for {
-		in, err := op.input.Next(ctx)
-		if err != nil {
-			return nil, err
+		if op.cur == nil || op.at >= int(op.cur.NumRows()) {
+			op.release()
+			in, err := op.input.Next(ctx)
+			if err != nil {
+				return nil, err
+			}
+			op.cur, op.at, op.evaluated = in, 0, false
+			op.row.reset(in)
 		}
-		out, err := op.expand(ctx, in)
+		out, err := op.expand(ctx)
 		if err != nil || out != nil {
 			return out, err
 		}
 	}
 }
 
-func (op *unnestOp) Close() error { return op.input.Close() }
+func (op *unnestOp) release() {
+	if op.cur != nil {
+		op.cur.Release()
+		op.cur = nil
+	}
+}
+
+func (op *unnestOp) Close() error {
+	op.release()
+	return op.input.Close()
+}
 
 // elements are what UNNEST expands x into: a list's elements, a set's
 // members; nothing for any other value.
@@ -66,39 +89,44 @@ func elements(x value.Value) []value.Value {
 	return nil
 }
 
-// expand flattens one batch (nil when no row comes out) and releases in.
-func (op *unnestOp) expand(ctx context.Context, in arrow.RecordBatch) (arrow.RecordBatch, error) {
-	defer in.Release()
+// expand flattens the current batch from where it stopped into at most
+// batchRows rows (nil when none came out of the rest of the batch).
+func (op *unnestOp) expand(ctx context.Context) (arrow.RecordBatch, error) {
 	op.take, op.elems, op.ords = op.take[:0], op.elems[:0], op.ords[:0]
-	op.row.reset(in)
-	for i := 0; i < int(in.NumRows()); i++ {
-		op.row.i = i
-		x, err := eval.Eval(op.node.X, &op.row)
-		if err != nil {
-			return nil, evalError(err)
+	limit := op.env.batchRows()
+	for n := int(op.cur.NumRows()); op.at < n && len(op.take) < limit; {
+		if !op.evaluated {
+			op.row.i = op.at
+			x, err := eval.Eval(op.node.X, &op.row)
+			if err != nil {
+				return nil, evalError(err)
+			}
+			op.es, op.k, op.evaluated = elements(x), 0, true
+			if len(op.es) == 0 && op.node.Left {
+				op.take = append(op.take, int64(op.at))
+				op.elems = append(op.elems, value.MissingValue())
+				op.ords = append(op.ords, value.MissingValue())
+			}
 		}
-		es := elements(x)
-		if len(es) == 0 && op.node.Left {
-			op.take = append(op.take, int64(i))
-			op.elems = append(op.elems, value.MissingValue())
-			op.ords = append(op.ords, value.MissingValue())
+		for ; op.k < len(op.es) && len(op.take) < limit; op.k++ {
+			op.take = append(op.take, int64(op.at))
+			op.elems = append(op.elems, op.es[op.k])
+			op.ords = append(op.ords, value.NumTrusted(strconv.Itoa(op.k+1)))
 		}
-		for k, e := range es {
-			op.take = append(op.take, int64(i))
-			op.elems = append(op.elems, e)
-			op.ords = append(op.ords, value.NumTrusted(strconv.Itoa(k+1)))
+		if op.k >= len(op.es) {
+			op.at, op.evaluated = op.at+1, false
 		}
 	}
 	if len(op.take) == 0 {
 		return nil, nil
 	}
-	repeated, err := op.repeat(ctx, in)
+	repeated, err := op.repeat(ctx, op.cur)
 	if err != nil {
 		return nil, err
 	}
 	defer repeated.Release()
-	// The elements may be views of in's buffers: BuildColumn copies them
-	// while in is still retained.
+	// The elements may be views of the input's buffers: BuildColumn copies
+	// them while it is still retained.
 	fields := make([]arrow.Field, 0, repeated.NumCols()+2)
 	cols := make([]arrow.Array, 0, repeated.NumCols()+2)
 	for c, f := range repeated.Schema().Fields() {
