@@ -111,7 +111,9 @@ func (op *unnestOp) expand(ctx context.Context) (arrow.RecordBatch, error) {
 		for ; op.k < len(op.es) && len(op.take) < limit; op.k++ {
 			op.take = append(op.take, int64(op.at))
 			op.elems = append(op.elems, op.es[op.k])
-			op.ords = append(op.ords, value.NumTrusted(strconv.Itoa(op.k+1)))
+			if op.node.Ordinality != "" {
+				op.ords = append(op.ords, value.NumTrusted(strconv.Itoa(op.k+1)))
+			}
 		}
 		if op.k >= len(op.es) {
 			op.at, op.evaluated = op.at+1, false
