@@ -246,7 +246,7 @@
 //
 // # Functions
 //
-// TestFuncsDifferential (funcs_gen_test.go) checks the date/time and string
+// TestFuncsDifferential (funcs_*_test.go: data, generator, run) checks the date/time and string
 // helpers: 160 generated items in partition 'F' hold ts (ISO-8601 without a
 // fraction: a bare date, T or a space, Z, an offset or none, now and then
 // not a time), tf (with a fraction), ts2, n (epoch seconds, negative too),

@@ -19,7 +19,7 @@ import (
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
-// TestUnnestDifferential compares UNNEST with SQLite's json_each over the
+// Settings of TestUnnestDifferential, which compares UNNEST with SQLite's json_each over the
 // same lists, held in SQLite as JSON text. See doc.go, "UNNEST".
 const (
 	envUnnestQueries     = "DDBSQL_DIFFTEST_UNNEST_QUERIES"
