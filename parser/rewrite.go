@@ -51,6 +51,11 @@ type nameRewriter struct {
 	// (not qualified, not a path, not a function): the ones a user coming
 	// from MySQL may have meant as strings.
 	loneQuoted map[string]bool
+	// windows are the OVER clauses read so far, by the synthetic name of
+	// their call (windowrewrite.go); skip marks their keywords.
+	windows      map[string]*Window
+	windowPrefix string
+	skip         map[int]bool
 }
 
 func newNameRewriter(src string, toks []token, stmt string) *nameRewriter {
@@ -89,6 +94,15 @@ func (r *nameRewriter) word(i int) string {
 func (r *nameRewriter) run() *diag.Error {
 	for i := 0; i < len(r.toks); i++ {
 		t := r.toks[i]
+		if r.skip[i] {
+			continue
+		}
+		if t.kind == tkIdent && r.word(i) == "over" && r.isPunct(i-1, ")") {
+			if err := r.over(i); err != nil {
+				return err
+			}
+			continue
+		}
 		switch t.kind {
 		case tkPunct:
 			if err := r.punct(i); err != nil {
