@@ -5,6 +5,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -33,6 +34,11 @@ type binder struct {
 	// allowAggregates is true where aggregates may appear.
 	allowAggregates bool
 	clause          string // for error messages: "WHERE", "GROUP BY", …
+	// windows are the OVER clauses of the statement's window calls, by
+	// the synthetic name the parser gave each call (window_bind.go);
+	// inWindow is set while binding one's arguments.
+	windows  map[string]*parser.Window
+	inWindow bool
 }
 
 func (b *binder) bind(e sqlparser.Expr) (expr.Expr, error) {

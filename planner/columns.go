@@ -101,6 +101,14 @@ func ClientExprs(n Node) []expr.Expr {
 		add(t.Residual)
 	case *LookupJoin:
 		add(t.Probe, t.Residual)
+	case *Window:
+		add(t.Partition...)
+		for _, k := range t.Order {
+			add(k.Expr)
+		}
+		for _, f := range t.Funcs {
+			add(f.Args...)
+		}
 	}
 	return out
 }
