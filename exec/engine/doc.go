@@ -65,6 +65,21 @@
 //     spill directory, or a batch alone past the limit, it fails with
 //     spill.Exceeded. Close releases every batch, run and reservation.
 //     ORDER BY … LIMIT keeps its heap of value keys.
+//   - Window functions (window.go, windowfuncs.go) read their whole input,
+//     retaining its batches, and sort one normalized key per row
+//     (partition values, then per ORDER BY key a NULLS-placement byte and
+//     the value's key, inverted for DESC, then the arrival number); a
+//     partition is a run of equal partition prefixes, peers a run of equal
+//     ORDER BY parts. Each function is computed per partition: ranking,
+//     NTILE and LAG/LEAD by position, FIRST_VALUE/LAST_VALUE and the
+//     aggregates over each row's frame with the accumulators of GROUP BY
+//     (folded once forward when every frame starts at the partition's
+//     start, once backward when every frame ends at its end, else anew
+//     where a row's frame differs from the one before). Rows leave in
+//     partition order, the input columns followed by one per function.
+//     It reserves what it retains from Env.Memory and, when the budget
+//     refuses, fails with spill.Exceeded naming the window functions; it
+//     does not spill.
 //   - A statement either returns every matching row or fails with an error;
 //     it never returns a shorter result silently.
 //   - Every goroutine exec starts runs its work under Safely (exec/read):
