@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/eval"
@@ -52,7 +53,8 @@ type windowOp struct {
 	row   batchRow
 
 	inputs  []arrow.RecordBatch
-	cols    [][]columnar.Column // each input batch's columns
+	classes schemaClasses
+	class   []int // each input batch's schema among classes
 	entries []windowEntry
 	// args holds, per function, its argument values by arrival (one
 	// slice per argument).
@@ -61,9 +63,7 @@ type windowOp struct {
 	reserved int64
 	computed bool
 	pos      int
-	names    []string
-	width    int // input columns
-	orderBuf []value.Value
+	picks    []pick // Next's scratch
 }
 
 func newWindowOp(env *Env, n *planner.Window, input Operator) *windowOp {
@@ -95,22 +95,13 @@ func (op *windowOp) consume(ctx context.Context) error {
 			return err
 		}
 	}
-	slices.SortFunc(op.entries, func(a, b windowEntry) int { return bytes.Compare(a.key, b.key) })
+	op.sortEntries()
 	return op.compute()
 }
 
 // add keys in's rows, evaluates the functions' arguments and retains in.
 func (op *windowOp) add(in arrow.RecordBatch) error {
 	n := int(in.NumRows())
-	if op.names == nil {
-		op.width = int(in.NumCols())
-		for c := 0; c < op.width; c++ {
-			op.names = append(op.names, in.Schema().Field(c).Name)
-		}
-		for range op.node.Funcs {
-			op.names = append(op.names, "")
-		}
-	}
 	if n == 0 {
 		in.Release()
 		return nil
@@ -164,16 +155,32 @@ func (op *windowOp) add(in arrow.RecordBatch) error {
 		return err
 	}
 	op.inputs = append(op.inputs, in)
-	op.cols = append(op.cols, columnsOf(in))
+	op.class = append(op.class, op.classes.of(in.Schema()))
 	return nil
 }
 
-func columnsOf(rec arrow.RecordBatch) []columnar.Column {
-	cols := make([]columnar.Column, rec.NumCols())
-	for c := range cols {
-		cols[c] = columnar.ColumnOf(rec, c)
+// sortEntries orders the entries by key, sorting (key prefix, index)
+// pairs and permuting the entries once, as a full sort does.
+func (op *windowOp) sortEntries() {
+	refs := make([]sortRef, len(op.entries))
+	for i, e := range op.entries {
+		refs[i] = sortRef{prefix: keyPrefix(e.key), i: int32(i)}
 	}
-	return cols
+	es := op.entries
+	slices.SortFunc(refs, func(a, b sortRef) int {
+		switch {
+		case a.prefix < b.prefix:
+			return -1
+		case a.prefix > b.prefix:
+			return 1
+		}
+		return bytes.Compare(es[a.i].key, es[b.i].key)
+	})
+	sorted := make([]windowEntry, len(es))
+	for i, r := range refs {
+		sorted[i] = es[r.i]
+	}
+	op.entries = sorted
 }
 
 // appendPartition appends the current row's partition key.
@@ -229,33 +236,47 @@ func (op *windowOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		op.releaseInputs()
 		return nil, io.EOF
 	}
-	b := columnar.NewRowBuilder(op.env.Mem, op.names)
-	vals := make([]value.Value, len(op.names))
-	end := min(len(op.entries), op.pos+op.env.batchRows())
-	for k := op.pos; k < end; k++ {
-		e := op.entries[k]
-		cols := op.cols[e.batch]
-		for c := 0; c < op.width; c++ {
-			if c < len(cols) {
-				vals[c] = cols[c].Value(int(e.row))
-			} else {
-				vals[c] = value.MissingValue()
-			}
-		}
-		for f := range op.node.Funcs {
-			vals[op.width+f] = op.results[f][k]
-		}
-		b.Append(vals)
+	// One batch of consecutive rows whose inputs share a schema: their
+	// columns are gathered, the functions' values appended.
+	first := op.class[op.entries[op.pos].batch]
+	end := op.pos
+	for end < len(op.entries) && end-op.pos < op.env.batchRows() && op.class[op.entries[end].batch] == first {
+		end++
 	}
+	picks := op.picks[:0]
+	for _, e := range op.entries[op.pos:end] {
+		picks = append(picks, pick{rec: op.inputs[e.batch], row: int(e.row)})
+	}
+	op.picks = picks
+	in, err := gather(op.env.Mem, op.classes.schema(first), picks)
+	clear(picks)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Release()
+	fields := append([]arrow.Field(nil), in.Schema().Fields()...)
+	cols := append([]arrow.Array(nil), in.Columns()...)
+	var built []arrow.Array
+	defer func() {
+		for _, a := range built {
+			a.Release()
+		}
+	}()
+	for f := range op.node.Funcs {
+		field, arr := columnar.BuildColumn(op.env.Mem, "", op.results[f][op.pos:end])
+		built = append(built, arr)
+		fields, cols = append(fields, field), append(cols, arr)
+	}
+	out := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(end-op.pos))
 	op.pos = end
-	return b.Build(), nil
+	return out, nil
 }
 
 func (op *windowOp) releaseInputs() {
 	for _, in := range op.inputs {
 		in.Release()
 	}
-	op.inputs, op.cols, op.args, op.results = nil, nil, nil, nil
+	op.inputs, op.args, op.results = nil, nil, nil
 	op.env.Memory.Release(op.reserved)
 	op.reserved = 0
 }
