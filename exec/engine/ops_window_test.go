@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ddbsql/ddbsql/exec/spill"
@@ -423,6 +424,9 @@ func TestWindowEarlyCloseErrorsAndMemoryLimit(t *testing.T) {
 		var de *diag.Error
 		if !errors.As(err, &de) || de.Code != diag.CodeMemoryLimit {
 			t.Fatalf("error %v, want memory_limit", err)
+		}
+		if !strings.Contains(de.Msg, "window operator") || strings.Contains(de.Hint, "temp-dir") {
+			t.Errorf("error %q (hint %q): it must name the window operator and not suggest spilling", de.Msg, de.Hint)
 		}
 		op.Close()
 		src.check(t)

@@ -13,6 +13,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/eval"
 	"github.com/ddbsql/ddbsql/exec/spill"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -44,7 +45,7 @@ const windowEntryBytes = 40
 const windowValueBytes = 48
 
 // windowOperator names the operator in memory errors.
-const windowOperator = "the window functions (OVER …)"
+const windowOperator = "the window operator (OVER …)"
 
 type windowOp struct {
 	env   *Env
@@ -72,7 +73,10 @@ func newWindowOp(env *Env, n *planner.Window, input Operator) *windowOp {
 
 func (op *windowOp) reserve(need int64) error {
 	if !op.env.Memory.TryReserve(need) {
-		return spill.Exceeded(windowOperator, op.env.Memory, op.env.Memory.Used()+need)
+		err := spill.Exceeded(windowOperator, op.env.Memory, op.env.Memory.Used()+need).(*diag.Error)
+		// It holds its whole input and cannot spill: a disk does not help.
+		err.Hint = "raise --memory-limit (for example --memory-limit 4GiB), or narrow the rows the window functions read with WHERE"
+		return err
 	}
 	op.reserved += need
 	return nil
