@@ -185,3 +185,35 @@ func testWindows(t *testing.T, c *cli) {
 		})
 	}
 }
+
+// Past --memory-limit the window operator sorts through the spilling
+// sort and reads one partition at a time: the same rows as in memory,
+// nothing left in --temp-dir, and what spilled in the statistics.
+func TestWindowsSpill(t *testing.T) {
+	const sql = "SELECT partitionId, rangeId, ROW_NUMBER() OVER (PARTITION BY partitionId ORDER BY rangeId DESC) AS rn, " +
+		"SUM(kills) OVER (PARTITION BY partitionId ORDER BY rangeId ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS recent, " +
+		"LAG(map) OVER (PARTITION BY partitionId ORDER BY rangeId) AS prev FROM leaderboard ORDER BY partitionId, rangeId"
+	dir := t.TempDir()
+	small := cliRun(t, "", "--demo", "--allow-scan", "--segments", "8", "--memory-limit", "100KiB", "--temp-dir", dir,
+		"--stats", "json", "--format", "csv", "-e", sql)
+	if small.code != exitOK {
+		t.Fatalf("exit %d: %s", small.code, small.err)
+	}
+	big := cliRun(t, "", "--demo", "--allow-scan", "--format", "csv", "-e", sql)
+	// Two windows (two sorts) and the ORDER BY above them share the limit.
+	if small.out != big.out || strings.Count(small.out, "\n") < 1000 {
+		t.Errorf("the spilled window differs from the in-memory one (%d and %d lines)", strings.Count(small.out, "\n"), strings.Count(big.out, "\n"))
+	}
+	if strings.Contains(small.err, `"spill_files":0`) {
+		t.Errorf("nothing spilled: %s", small.err)
+	}
+	checkEmptyDir(t, dir)
+
+	// One partition larger than the limit fails, naming the window.
+	r := cliRun(t, "", "--demo", "--allow-scan", "--segments", "8", "--memory-limit", "100KiB", "--temp-dir", dir,
+		"-e", "SELECT rangeId, ROW_NUMBER() OVER (ORDER BY rangeId) FROM leaderboard")
+	if r.code != exitError || !strings.Contains(r.err, "one partition of the window operator") {
+		t.Errorf("exit %d: %s", r.code, r.err)
+	}
+	checkEmptyDir(t, dir)
+}

@@ -263,8 +263,13 @@
 // result; RANK, DENSE_RANK and aggregates over RANGE frames order by
 // anything. Rows are compared in order when the statement's ORDER BY is
 // total (it ends in id, or the group key), else as multisets; AVG is
-// approximate as above. The test fails if a function or construct was
-// never generated.
+// approximate as above. Every third statement runs again within a 48 KiB
+// --memory-limit, where the window operator sorts its input externally
+// (spilled runs) and reads it one partition at a time: it must return the
+// same rows, or fail with memory_limit when one partition is larger than
+// the limit (the test fails when fewer than a tenth of the statements ran
+// within it). The test fails if a function or construct was never
+// generated.
 //
 // # Joins
 //

@@ -13,7 +13,6 @@ import (
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/eval"
 	"github.com/ddbsql/ddbsql/exec/spill"
-	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -65,6 +64,11 @@ type windowOp struct {
 	computed bool
 	pos      int
 	picks    []pick // Next's scratch
+
+	// overflow is the batch the budget refused, ext the external mode
+	// that takes over then (window_spill.go).
+	overflow arrow.RecordBatch
+	ext      *windowExternal
 }
 
 func newWindowOp(env *Env, n *planner.Window, input Operator) *windowOp {
@@ -73,10 +77,8 @@ func newWindowOp(env *Env, n *planner.Window, input Operator) *windowOp {
 
 func (op *windowOp) reserve(need int64) error {
 	if !op.env.Memory.TryReserve(need) {
-		err := spill.Exceeded(windowOperator, op.env.Memory, op.env.Memory.Used()+need).(*diag.Error)
-		// It holds its whole input and cannot spill: a disk does not help.
-		err.Hint = "raise --memory-limit (for example --memory-limit 4GiB), or narrow the rows the window functions read with WHERE"
-		return err
+		// Without a spill directory there is no external mode.
+		return spill.Exceeded(windowOperator, op.env.Memory, op.env.Memory.Used()+need)
 	}
 	op.reserved += need
 	return nil
@@ -96,6 +98,9 @@ func (op *windowOp) consume(ctx context.Context) error {
 			return err
 		}
 		if err := op.add(in); err != nil {
+			if err == errWindowSpill {
+				return op.startExternal()
+			}
 			return err
 		}
 	}
@@ -154,7 +159,20 @@ func (op *windowOp) add(in arrow.RecordBatch) error {
 		off += l
 	}
 	need := recordBytes(in) + int64(cap(buf)) + int64(n)*windowEntryBytes + int64(values+n*len(op.node.Funcs))*windowValueBytes
-	if err := op.reserve(need); err != nil {
+	if op.env.Spill != nil && !op.env.Memory.TryReserve(need) {
+		// Past the budget: undo this batch's rows and sort externally.
+		op.entries = op.entries[:start]
+		for f := range op.args {
+			for a := range op.args[f] {
+				op.args[f][a] = op.args[f][a][:start]
+			}
+		}
+		op.overflow = in
+		return errWindowSpill
+	}
+	if op.env.Spill != nil {
+		op.reserved += need
+	} else if err := op.reserve(need); err != nil {
 		in.Release()
 		return err
 	}
@@ -236,10 +254,18 @@ func (op *windowOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 	}
+	if op.ext != nil {
+		return op.nextExternal(ctx)
+	}
 	if op.pos >= len(op.entries) {
 		op.releaseInputs()
 		return nil, io.EOF
 	}
+	return op.emit()
+}
+
+// emit returns the next output batch of the computed entries.
+func (op *windowOp) emit() (arrow.RecordBatch, error) {
 	// One batch of consecutive rows whose inputs share a schema: their
 	// columns are gathered, the functions' values appended.
 	first := op.class[op.entries[op.pos].batch]
@@ -280,7 +306,7 @@ func (op *windowOp) releaseInputs() {
 	for _, in := range op.inputs {
 		in.Release()
 	}
-	op.inputs, op.args, op.results = nil, nil, nil
+	op.inputs, op.class, op.args, op.results = nil, nil, nil, nil
 	op.env.Memory.Release(op.reserved)
 	op.reserved = 0
 }
@@ -288,5 +314,12 @@ func (op *windowOp) releaseInputs() {
 func (op *windowOp) Close() error {
 	op.releaseInputs()
 	op.entries = nil
+	if op.overflow != nil {
+		op.overflow.Release()
+		op.overflow = nil
+	}
+	if op.ext != nil {
+		return op.ext.close()
+	}
 	return op.input.Close()
 }
