@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/ddbsql/ddbsql/exec/spill"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
@@ -40,5 +41,15 @@ func BenchmarkWindow(b *testing.B) {
 	})
 	b.Run("lag", func(b *testing.B) {
 		runBench(b, rows, batches, window(expr.Window{Func: "lag", N: 1, Args: []expr.Expr{amount}}))
+	})
+	// Within a 32MiB budget (the rows take some 200MiB as the window holds
+	// them): the external sort spills runs, then one partition at a time.
+	b.Run("row_number_spilled", func(b *testing.B) {
+		fn := expr.Window{Func: "row_number", Partition: []expr.Expr{grp}, Order: order}
+		n := &planner.Window{Partition: fn.Partition, Order: order, Funcs: []expr.Window{fn}}
+		runBench(b, rows, batches, func(in Operator) Operator {
+			env := &Env{Mem: memory.DefaultAllocator, Memory: spill.NewBudget(32 << 20), Spill: spill.NewDir(b.TempDir())}
+			return newWindowOp(env, n, in)
+		})
 	})
 }
