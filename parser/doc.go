@@ -67,7 +67,18 @@
 //     name an unaliased output column after that text, which sqlparser's
 //     rendering does not reproduce (it lowercases keywords, shows our
 //     backticks).
+//   - A window function call f(args) OVER (PARTITION BY … ORDER BY …
+//     [ROWS|RANGE …]) reaches sqlparser as a synthetic call
+//     name(f(args), partition…, order…), whose name cannot collide with
+//     one in the statement; Select.Windows records under that name how
+//     many arguments partition, each ORDER BY key's direction and NULLS
+//     placement, and the frame (windowrewrite.go). Only the OVER clause's
+//     keywords are edited, so its expressions are rewritten (paths,
+//     keyword names) and located like any others, and errors in the
+//     specification or the frame point at the token at fault. Named
+//     windows (OVER w, WINDOW w AS …), GROUPS, EXCLUDE and RANGE with an
+//     offset are "unsupported" errors.
 //   - ddbsql is read-only: any statement other than SELECT, EXPLAIN,
 //     DESCRIBE/DESC and SHOW TABLES/INDEXES is an "unsupported" error, as are
-//     WITH, window functions, FULL OUTER JOIN, UNION and query parameters.
+//     WITH, FULL OUTER JOIN, UNION and query parameters.
 package parser

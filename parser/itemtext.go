@@ -20,7 +20,10 @@ var selectListEnds = setOf("from", "where", "group", "having", "order", "limit",
 // normalised rendering). sig are the statement's significant tokens,
 // starting at SELECT. It returns nil when the list it finds does not line
 // up with the AST's items; callers then fall back to rendering the AST.
-func selectItemTexts(src string, sig []token, sel *sqlparser.Select) []string {
+//
+// windowWords holds the start offsets of the keywords of OVER clauses
+// (PARTITION, DESC, ROWS…), which are upper-cased like other keywords.
+func selectItemTexts(src string, sig []token, sel *sqlparser.Select, windowWords map[int]bool) []string {
 	if len(sig) == 0 || lower(src[sig[0].start:sig[0].end]) != "select" {
 		return nil
 	}
@@ -69,7 +72,7 @@ func selectItemTexts(src string, sig []token, sel *sqlparser.Select) []string {
 		if len(toks) == 0 {
 			return nil
 		}
-		out[k] = tidyItem(src, toks)
+		out[k] = tidyItem(src, toks, windowWords)
 	}
 	return out
 }
@@ -83,7 +86,7 @@ func selectItemTexts(src string, sig []token, sel *sqlparser.Select) []string {
 // a quoted name that could be written bare loses its quotes (`name` is
 // name), while one that could not keeps them (`my-attr`); comments are gone.
 // String and number literals keep their exact text.
-func tidyItem(src string, toks []token) string {
+func tidyItem(src string, toks []token, windowWords map[int]bool) string {
 	var b strings.Builder
 	caseDepth := 0
 	var prev *token
@@ -111,7 +114,7 @@ func tidyItem(src string, toks []token) string {
 			case w == "end" && caseDepth > 0:
 				caseDepth--
 				text = strings.ToUpper(text)
-			case hardKeywords[w] || next == "(":
+			case hardKeywords[w] || next == "(" || windowWords[t.start]:
 				text = strings.ToUpper(text)
 			}
 		case tkQuoted:
@@ -148,7 +151,7 @@ func spaceBefore(src string, prev, t *token, prevUnary bool) bool {
 // operand, not a call's arguments.
 var operatorKeywords = setOf("and", "or", "not", "in", "is", "like", "regexp", "rlike",
 	"between", "escape", "when", "then", "else", "case", "distinct", "all", "exists",
-	"div", "mod", "as", "select", "from", "on", "using", "interval", "binary")
+	"div", "mod", "as", "select", "from", "on", "using", "interval", "binary", "over")
 
 func isSign(p string) bool { return p == "-" || p == "+" || p == "!" || p == "~" }
 

@@ -54,6 +54,11 @@ type nameRewriter struct {
 	// skip maps the first token of an UNNEST's alias, which unnest has
 	// already rewritten, to its last.
 	skip map[int]int
+	// windows are the OVER clauses read so far, by the synthetic name of
+	// their call (windowrewrite.go); keywordSkip marks their keywords.
+	windows      map[string]*Window
+	windowPrefix string
+	keywordSkip  map[int]bool
 }
 
 func newNameRewriter(src string, toks []token, stmt string) *nameRewriter {
@@ -96,6 +101,15 @@ func (r *nameRewriter) run() *diag.Error {
 			continue
 		}
 		t := r.toks[i]
+		if r.keywordSkip[i] {
+			continue
+		}
+		if t.kind == tkIdent && r.word(i) == "over" && r.isPunct(i-1, ")") {
+			if err := r.over(i); err != nil {
+				return err
+			}
+			continue
+		}
 		switch t.kind {
 		case tkPunct:
 			if err := r.punct(i); err != nil {

@@ -46,7 +46,7 @@ func parseSelect(src string, toks []token) (*Select, *diag.Error) {
 		return nil, err
 	}
 	return &Select{AST: sel, Paths: rw.paths, QuotedValues: quotedValues(sel, rw.loneQuoted),
-		ItemTexts: selectItemTexts(src, sig, sel), Text: src[start:end], Loc: Span{start, end}}, nil
+		ItemTexts: selectItemTexts(src, sig, sel, rw.windowWords()), Windows: rw.windows, Text: src[start:end], Loc: Span{start, end}}, nil
 }
 
 // blank overwrites buf[a:b] with spaces, keeping line breaks.

@@ -32,8 +32,12 @@ type Select struct {
 	// is not a plain column reference (SUM(x) + 1, COUNT(DISTINCT "a b")).
 	// nil when the items could not be lined up with the AST.
 	ItemTexts []string
-	Text      string // the statement as written (original text, not the rewrite)
-	Loc       Span
+	// Windows maps the synthetic function name of each window function
+	// call in AST to its OVER clause (parser.Window says how the call's
+	// arguments carry the function, PARTITION BY and ORDER BY).
+	Windows map[string]*Window
+	Text    string // the statement as written (original text, not the rewrite)
+	Loc     Span
 }
 
 // Explain is EXPLAIN [ANALYZE] <select> (also DESCRIBE/DESC <select>).

@@ -65,9 +65,8 @@ func checkSelectFeatures(src string, sig []token) *diag.Error {
 		case w == "with" && (i == 0 || punct(i-1, "(")):
 			return errAt(diag.CodeUnsupported, t.start, "WITH (common table expressions) is not supported",
 				withHint)
-		case w == "over" && punct(i-1, ")") && (punct(i+1, "(") || i+1 < len(sig) && sig[i+1].kind == tkIdent):
-			return errAt(diag.CodeUnsupported, t.start, "window functions (OVER …) are not supported",
-				"use GROUP BY, or compute the value client-side")
+		case w == "window" && i+2 < len(sig) && sig[i+1].kind == tkIdent && word(i+2) == "as":
+			return errAt(diag.CodeUnsupported, t.start, "the WINDOW clause (named windows) is not supported", windowHint)
 		case w == "full" && (word(i+1) == "join" || word(i+1) == "outer" && word(i+2) == "join"):
 			return errAt(diag.CodeUnsupported, t.start, "FULL OUTER JOIN is not supported", "use LEFT JOIN or RIGHT JOIN")
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
+	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -39,6 +40,11 @@ type binder struct {
 	clause          string // for error messages: "WHERE", "GROUP BY", …
 	// now is the statement's time, for now() and current_date.
 	now time.Time
+	// windows are the OVER clauses of the statement's window calls, by
+	// the synthetic name the parser gave each call (window_bind.go);
+	// inWindow is set while binding one's arguments.
+	windows  map[string]*parser.Window
+	inWindow bool
 }
 
 func (b *binder) bind(e sqlparser.Expr) (expr.Expr, error) {

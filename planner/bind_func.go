@@ -13,6 +13,9 @@ import (
 )
 
 func (b *binder) function(n *sqlparser.FuncExpr) (expr.Expr, error) {
+	if w, ok := b.windows[n.Name.String()]; ok && n.Qualifier.IsEmpty() {
+		return b.window(n, w)
+	}
 	name := strings.ToLower(n.Name.String())
 	if name == parser.SubstringFunc {
 		name = "substring"

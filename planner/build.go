@@ -6,9 +6,13 @@ import (
 )
 
 // build assembles the operator tree above the read:
-// read → client filter → aggregate → HAVING → project → distinct → sort → limit → trim.
+// read → client filter → aggregate → HAVING → windows → project → distinct → sort → limit → trim.
 func (sp *selectPlanner) build() (*Plan, error) {
 	agg := sp.aggregated()
+	win := sp.hasWindows()
+	if err := sp.checkWindowPlaces(); err != nil {
+		return nil, err
+	}
 	if sp.star && agg {
 		return nil, errorf(diag.CodeAggregate, "SELECT * cannot be combined with GROUP BY or aggregates; list the grouped columns")
 	}
@@ -19,13 +23,13 @@ func (sp *selectPlanner) build() (*Plan, error) {
 		return nil, errorf(diag.CodeUnsupported, "SELECT DISTINCT * is not supported: every item has a unique primary key, so it equals SELECT *")
 	}
 	req := readRequest{need: sp.baseNeeds(), limit: -1}
-	if !agg && !sp.distinct {
+	if !agg && !sp.distinct && !win {
 		req.order = sp.order
 		if sp.count >= 0 {
 			req.limit = sp.offset + sp.count
 		}
 	}
-	req.countOnly = agg && len(sp.groups) == 0 && sp.having == nil && !sp.distinct &&
+	req.countOnly = agg && !win && len(sp.groups) == 0 && sp.having == nil && !sp.distinct &&
 		len(sp.items) == 1 && isCountStar(sp.items[0].expr) && sp.onlyCountInOrder() && len(sp.froms) == 1 && !sp.noTable
 	var rp *readPlan
 	var err error
@@ -73,8 +77,11 @@ func (sp *selectPlanner) build() (*Plan, error) {
 			node = &Filter{Input: node, Pred: having, Having: true}
 		}
 	}
+	if win {
+		node, items, order = sp.planWindows(node, items, order)
+	}
 	// The read satisfies ORDER BY only when it was asked to (not with
-	// DISTINCT or GROUP BY, which reorder rows).
+	// DISTINCT, GROUP BY or windows, which reorder rows).
 	return sp.finish(node, items, names, order, rp.orderSatisfied && req.order != nil)
 }
 

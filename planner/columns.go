@@ -105,6 +105,14 @@ func ClientExprs(n Node) []expr.Expr {
 		add(t.Probe, t.Residual)
 	case *Unnest:
 		add(t.X)
+	case *Window:
+		add(t.Partition...)
+		for _, k := range t.Order {
+			add(k.Expr)
+		}
+		for _, f := range t.Funcs {
+			add(f.Args...)
+		}
 	}
 	return out
 }

@@ -69,6 +69,13 @@
 //     through, and the rewrite is used only when it reads less than the
 //     key condition outside the OR (if any) would; otherwise the WHERE is
 //     planned as written, and a Scan error names the branch without a key.
+//   - Window functions (expr.Window) are bound only in the select list and
+//     ORDER BY, and are computed after WHERE, GROUP BY and HAVING
+//     (window.go): a Project computes every expression they and the
+//     statement's items and ORDER BY read, then one Window node per
+//     distinct PARTITION BY and ORDER BY adds its functions' columns, and
+//     the items, ORDER BY and LIMIT read those columns by Ref. With
+//     windows, neither ORDER BY nor LIMIT is pushed into the read.
 //   - Function calls are bound against the function catalogue
 //     (planner/funcs), which exec implements; the planner never asks the
 //     executor what a function is.

@@ -23,6 +23,9 @@ type SelectInput struct {
 	// which name unaliased expression columns; nil to name them by the
 	// AST's rendering.
 	ItemTexts []string
+	// Windows are the OVER clauses of the window calls in AST
+	// (parser.Select.Windows).
+	Windows map[string]*parser.Window
 }
 
 // selectPlanner carries one SELECT through planning.
@@ -66,6 +69,7 @@ func PlanSelect(ctx context.Context, cat Catalog, in SelectInput, opts Options) 
 		return nil, err
 	}
 	sp.b.now = opts.Now
+	sp.b.windows = in.Windows
 	suspects := sp.suspectQuoted(in.QuotedValues)
 	if err := sp.bindClauses(); err != nil {
 		return nil, withQuotedHint(err, suspects)

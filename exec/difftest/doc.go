@@ -284,6 +284,33 @@
 // TestUnnestSemantics pins NS, BS, documents as elements, non-list values
 // and LIMIT on both backends.
 //
+// # Window functions
+//
+// TestWindowDifferential (window_gen_test.go) runs 200 generated window
+// statements (DDBSQL_DIFFTEST_WINDOW_QUERIES; replay one with
+// DDBSQL_DIFFTEST_SEED and DDBSQL_DIFFTEST_WINDOW_QUERY) over the same
+// table: ROW_NUMBER, RANK, DENSE_RANK, NTILE, LAG and LEAD (offsets and
+// defaults), FIRST_VALUE, LAST_VALUE and SUM/AVG/COUNT/MIN/MAX, with
+// PARTITION BY and ORDER BY over columns of every type (ASC/DESC, NULLS
+// FIRST/LAST), ROWS frames with any valid bounds and RANGE frames with
+// UNBOUNDED and CURRENT ROW, arguments that are columns or exact
+// expressions, windows inside an expression and in the statement's ORDER
+// BY; and windows over GROUP BY groups (SUM(COUNT(*)) OVER …, RANK() OVER
+// (ORDER BY COUNT(*) DESC), HAVING). A function whose value depends on the
+// order among peers (ROW_NUMBER, NTILE, LAG, LEAD, FIRST_VALUE,
+// LAST_VALUE, any aggregate over a ROWS frame) orders by a list ending in
+// the unique id (over groups, the group key), so ties cannot change the
+// result; RANK, DENSE_RANK and aggregates over RANGE frames order by
+// anything. Rows are compared in order when the statement's ORDER BY is
+// total (it ends in id, or the group key), else as multisets; AVG is
+// approximate as above. Every third statement runs again within a 48 KiB
+// --memory-limit, where the window operator sorts its input externally
+// (spilled runs) and reads it one partition at a time: it must return the
+// same rows, or fail with memory_limit when one partition is larger than
+// the limit (the test fails when fewer than a tenth of the statements ran
+// within it). The test fails if a function or construct was never
+// generated.
+//
 // # Joins
 //
 // TestJoinDifferential (join_*_test.go) does the same for joins. Four

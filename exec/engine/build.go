@@ -81,6 +81,8 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 		return newSortOp(env, t.Keys, t.TopN, in), nil
 	case *planner.Limit:
 		return newLimitOp(in, t.Offset, t.Count), nil
+	case *planner.Window:
+		return newWindowOp(env, t, in), nil
 	}
 	for _, op := range ins {
 		op.Close()

@@ -72,8 +72,33 @@
 //     a last binary column of keys) and released, and at the end the runs
 //     and the rows still held are merged by key (sortspill.go). With no
 //     spill directory, or a batch alone past the limit, it fails with
-//     spill.Exceeded. Close releases every batch, run and reservation.
+//     spill.Exceeded. It gives back each input batch's reservation once
+//     the batch's last row is emitted, so the operators above can use it.
+//     Close releases every batch, run and reservation.
 //     ORDER BY … LIMIT keeps its heap of value keys.
+//   - Window functions (window.go, windowfuncs.go) read their whole input,
+//     retaining its batches, and sort one normalized key per row
+//     (partition values, then per ORDER BY key a NULLS-placement byte and
+//     the value's key, inverted for DESC, then the arrival number); a
+//     partition is a run of equal partition prefixes, peers a run of equal
+//     ORDER BY parts. Each function is computed per partition: ranking,
+//     NTILE and LAG/LEAD by position, FIRST_VALUE/LAST_VALUE and the
+//     aggregates over each row's frame with the accumulators of GROUP BY
+//     (folded once forward when every frame starts at the partition's
+//     start, once backward when every frame ends at its end, else anew
+//     where a row's frame differs from the one before). Rows leave in
+//     partition order, the input columns followed by one per function.
+//     It reserves what it retains from Env.Memory; when the budget
+//     refuses (and Env.Spill is set) it goes external (window_spill.go):
+//     what it holds and the rest of its input go through the full sort
+//     (keys: partition, then per ORDER BY key an IS NULL key where NULLs
+//     are not where the sort puts them, then the key), which spills
+//     sorted runs, and the sorted rows are read one partition at a time,
+//     each computed as in memory, emitted and released. A partition
+//     counts its entries, values and its rows' share of the batches it
+//     holds, beside what the sort still reserves; one partition past the
+//     limit, or no Env.Spill, fails with spill.Exceeded naming the window
+//     operator.
 //   - A statement either returns every matching row or fails with an error;
 //     it never returns a shorter result silently.
 //   - Every goroutine exec starts runs its work under Safely (exec/read):

@@ -50,6 +50,10 @@ type sortInput struct {
 	cols   []columnar.Column
 	class  int // full sort: the batch's schema among the sort's (schemaClasses)
 	unsent int // rows not emitted yet
+	// reserved is what a full sort took from the budget for this batch;
+	// it is given back when the batch's last row is emitted, so that the
+	// operators above can use it.
+	reserved int64
 }
 
 func (in *sortInput) release() {
@@ -91,6 +95,7 @@ type sortOp struct {
 	reserved int64 // taken from env.Memory for the rows held
 	runs     []*spill.Run
 	merge    *sortMerge // set once a sort that spilled has read its input
+	operator string     // names the sort in memory errors; "" is ORDER BY
 }
 
 func newSortOp(env *Env, keys []planner.SortKey, topN int64, input Operator) *sortOp {

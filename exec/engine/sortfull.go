@@ -113,7 +113,7 @@ func (op *sortOp) addFull(in arrow.RecordBatch) error {
 		in.Release()
 		return err
 	}
-	src := &sortInput{rec: in, layout: op.layout, class: op.classes.of(in.Schema()), unsent: n}
+	src := &sortInput{rec: in, layout: op.layout, class: op.classes.of(in.Schema()), unsent: n, reserved: need}
 	op.inputs = append(op.inputs, src)
 	start := 0
 	for i, end := range ends {
@@ -190,6 +190,9 @@ func (op *sortOp) nextInMemory() (arrow.RecordBatch, error) {
 		op.entries[i] = sortEntry{}
 		if in.unsent--; in.unsent == 0 {
 			in.release()
+			op.env.Memory.Release(in.reserved)
+			op.reserved -= in.reserved
+			in.reserved = 0
 		}
 	}
 	op.pos = end

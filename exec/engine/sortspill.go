@@ -33,7 +33,7 @@ func (op *sortOp) reserve(need int64) error {
 		return nil
 	}
 	if op.env.Spill == nil || len(op.entries) == 0 {
-		return spill.Exceeded("ORDER BY", mem, need)
+		return spill.Exceeded(op.operatorName(), mem, need)
 	}
 	if err := op.spillRun(); err != nil {
 		return err
@@ -42,7 +42,16 @@ func (op *sortOp) reserve(need int64) error {
 		op.reserved += need
 		return nil
 	}
-	return spill.Exceeded("ORDER BY", mem, need)
+	return spill.Exceeded(op.operatorName(), mem, need)
+}
+
+// operatorName is what the sort's memory errors call it: ORDER BY, or the
+// operator that sorts through it.
+func (op *sortOp) operatorName() string {
+	if op.operator != "" {
+		return op.operator
+	}
+	return "ORDER BY"
 }
 
 // spillRun sorts the rows held, writes them as one run and lets them go.

@@ -230,7 +230,7 @@ var debugPanics = os.Getenv("DDBSQL_DEBUG") != ""
 
 // plan compiles a SELECT; catalog failures become exec errors.
 func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, error) {
-	in := planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues, ItemTexts: sel.ItemTexts}
+	in := planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues, ItemTexts: sel.ItemTexts, Windows: sel.Windows}
 	opts := s.planOptions()
 	// now() and current_date: one instant for the whole statement.
 	opts.Now = time.Now()

@@ -10,6 +10,8 @@
 // lower-case and were checked against the function catalogue (planner/funcs)
 // during planning;
 // aggregates appear only where the planner allows them and are replaced by
-// Ref nodes above the aggregation. String renders an expression back as SQL
+// Ref nodes above the aggregation; window functions (Window) appear only
+// in the select list and ORDER BY and are replaced by Ref nodes above the
+// window operator. String renders an expression back as SQL
 // for EXPLAIN.
 package expr

@@ -218,6 +218,8 @@ func Children(e Expr) []Expr {
 		if t.Arg != nil {
 			return []Expr{t.Arg}
 		}
+	case Window:
+		return windowChildren(t)
 	}
 	return nil
 }

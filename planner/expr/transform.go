@@ -83,6 +83,8 @@ func Transform(e Expr, fn func(Expr) (out Expr, done bool, err error)) (Expr, er
 	case Aggregate:
 		n.Arg, err = sub(n.Arg)
 		return n, err
+	case Window:
+		return transformWindow(n, sub)
 	}
 	return e, nil
 }
