@@ -10,6 +10,8 @@
 // lower-case and were checked against the function catalogue (planner/funcs)
 // during planning;
 // aggregates appear only where the planner allows them and are replaced by
-// Ref nodes above the aggregation. String renders an expression back as SQL
+// Ref nodes above the aggregation; a Subquery node refers to a subquery
+// planned on its own, whose rows exec stores in its SubqueryResult before
+// any row of the statement is evaluated. String renders an expression back as SQL
 // for EXPLAIN.
 package expr

@@ -218,6 +218,12 @@ func Children(e Expr) []Expr {
 		if t.Arg != nil {
 			return []Expr{t.Arg}
 		}
+	case Subquery:
+		var out []Expr
+		if t.X != nil {
+			out = append(out, t.X)
+		}
+		return append(out, t.Outer...)
 	}
 	return nil
 }

@@ -83,6 +83,18 @@ func Transform(e Expr, fn func(Expr) (out Expr, done bool, err error)) (Expr, er
 	case Aggregate:
 		n.Arg, err = sub(n.Arg)
 		return n, err
+	case Subquery:
+		if n.X, err = sub(n.X); err != nil {
+			return nil, err
+		}
+		outer := make([]Expr, len(n.Outer))
+		for i, x := range n.Outer {
+			if outer[i], err = sub(x); err != nil {
+				return nil, err
+			}
+		}
+		n.Outer = outer
+		return n, nil
 	}
 	return e, nil
 }
