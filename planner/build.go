@@ -32,8 +32,7 @@ func (sp *selectPlanner) build() (*Plan, error) {
 	case len(sp.froms) > 1:
 		rp, err = sp.planJoin(req)
 	default:
-		r := &reader{src: 0, from: sp.from, conjuncts: sp.conjuncts, opts: sp.opts}
-		rp, err = r.plan(req)
+		rp, err = sp.planSingle(req)
 	}
 	if err != nil {
 		return nil, err

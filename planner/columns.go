@@ -56,12 +56,16 @@ func FromItems(n Node) []int {
 		return []int{t.Source}
 	case *Fetch:
 		return []int{t.Source}
+	case *KeyedFanout:
+		return []int{t.Lookup.Source}
 	case *Union:
 		return []int{t.Source}
 	case *LookupJoin:
 		return append(append([]int(nil), FromItems(t.Input)...), t.Source)
 	case *HashJoin:
 		return append(append([]int(nil), FromItems(t.Probe)...), FromItems(t.Build)...)
+	case *Subqueries:
+		return FromItems(t.Input)
 	case *Filter, *Sort, *Limit, *Distinct:
 		return FromItems(n.Inputs()[0])
 	}

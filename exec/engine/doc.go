@@ -65,6 +65,12 @@
 //     spill directory, or a batch alone past the limit, it fails with
 //     spill.Exceeded. Close releases every batch, run and reservation.
 //     ORDER BY … LIMIT keeps its heap of value keys.
+//   - Subqueries (subqueries.go) reads each subquery to its end at its
+//     first Next, before it asks its input for a row, copying the values
+//     into eval.SubqueryRows, which the expressions look up. A keyed
+//     fan-out (keyedfanout.go) pulls its subquery's batches round by round,
+//     looks each distinct value up once through exec/read (the reads of a
+//     lookup join), and returns the items found as a table's batch.
 //   - A statement either returns every matching row or fails with an error;
 //     it never returns a shorter result silently.
 //   - Every goroutine exec starts runs its work under Safely (exec/read):
