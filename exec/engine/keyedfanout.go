@@ -40,7 +40,7 @@ func (op *keyedFanoutOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if len(vals) == 0 {
 			continue
 		}
-		items, err := read.Lookup(ctx, op.env.reader(), op.node.Lookup, vals)
+		items, err := read.Lookup(ctx, op.reader(), op.node.Lookup, vals)
 		if err != nil {
 			return nil, err
 		}
@@ -95,6 +95,21 @@ func (op *keyedFanoutOp) keyValue(v value.Value) bool {
 		return false
 	}
 	return !((v.Kind() == value.String || v.Kind() == value.Binary) && v.Text() == "")
+}
+
+// reader is the read environment, counting the lookups' requests as the
+// fan-out node's own for EXPLAIN ANALYZE (the template is no plan node).
+func (op *keyedFanoutOp) reader() *read.Env {
+	r := op.env.reader()
+	if nodeStats := r.NodeStats; nodeStats != nil {
+		r.NodeStats = func(n planner.Node) *read.Stats {
+			if n == op.node.Lookup {
+				return nodeStats(op.node)
+			}
+			return nodeStats(n)
+		}
+	}
+	return r
 }
 
 func (op *keyedFanoutOp) Close() error {

@@ -174,6 +174,30 @@ func TestSubqueries(t *testing.T) {
 					t.Fatalf("want the more-than-one-row error, got %v\n%s", r.Error, r.Err)
 				}
 			})
+			t.Run("EXPLAIN, EXPLAIN ANALYZE and --max-rcu count the subquery's reads", func(t *testing.T) {
+				sql := fmt.Sprintf("SELECT id FROM `%ssq_customers` WHERE id IN (SELECT cust FROM `%ssq_orders` WHERE status = 'open')", be.prefix, be.prefix)
+				ex := run(t, be.client, nil, "EXPLAIN "+sql)
+				if ex.Error != nil || !strings.Contains(ex.Out, "Keyed fan-out fed by subquery 1: BatchGetItem") || !strings.Contains(ex.Out, "Query "+be.prefix+"sq_orders INDEX ByStatus") {
+					t.Fatalf("EXPLAIN: %v\n%s", ex.Error, ex.Out)
+				}
+				if est := explainTotal(t, be.client, nil, sql); est.Requests < 2 || est.RCU < 1 {
+					t.Fatalf("the estimated total %+v leaves out the subquery's or the fan-out's reads", est)
+				}
+				an := run(t, be.client, nil, "EXPLAIN ANALYZE "+sql)
+				if an.Error != nil {
+					t.Fatalf("EXPLAIN ANALYZE: %v\n%s", an.Error, an.Err)
+				}
+				lines := strings.Split(an.Out, "\n")
+				for i, line := range lines[:len(lines)-1] {
+					if strings.Contains(line, "Keyed fan-out fed by subquery") && !(strings.Contains(lines[i+1], "actual: 2 rows") && strings.Contains(lines[i+1], "1 request,")) {
+						t.Fatalf("EXPLAIN ANALYZE does not count the fan-out's BatchGetItem as its own: %q\n%s", lines[i+1], an.Out)
+					}
+				}
+				r := run(t, be.client, func(c *session.Config) { c.MaxRCU = 0.75 }, sql)
+				if r.Error == nil || !strings.Contains(r.Error.Error()+r.Err, "--max-rcu") {
+					t.Fatalf("--max-rcu 0.75 should refuse the outer read plus the subquery's: %v\n%s", r.Error, r.Err)
+				}
+			})
 			t.Run("a subquery that needs a Scan is refused without --allow-scan", func(t *testing.T) {
 				sql := fmt.Sprintf("SELECT id FROM `%ssq_customers` WHERE id = 'c1' AND EXISTS (SELECT 1 FROM `%ssq_orders` WHERE total > 3)", be.prefix, be.prefix)
 				r := run(t, be.client, nil, sql)
