@@ -37,7 +37,10 @@ func (sp *selectPlanner) build() (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	node := rp.node
+	node, err := sp.b.subq.attachSemiJoins(rp.node)
+	if err != nil {
+		return nil, err
+	}
 	if len(rp.client) > 0 {
 		node = &Filter{Input: node, Pred: expr.And(rp.client)}
 	}

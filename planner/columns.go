@@ -66,6 +66,8 @@ func FromItems(n Node) []int {
 		return append(append([]int(nil), FromItems(t.Probe)...), FromItems(t.Build)...)
 	case *Subqueries:
 		return FromItems(t.Input)
+	case *KeyedSemiJoin:
+		return FromItems(t.Input)
 	case *Filter, *Sort, *Limit, *Distinct:
 		return FromItems(n.Inputs()[0])
 	}
@@ -105,6 +107,8 @@ func ClientExprs(n Node) []expr.Expr {
 		add(t.Residual)
 	case *LookupJoin:
 		add(t.Probe, t.Residual)
+	case *KeyedSemiJoin:
+		add(t.Probe) // Filter and Items are the subquery's, in its own columns
 	}
 	return out
 }

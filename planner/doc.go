@@ -88,7 +88,13 @@
 //     table or a GSI when the WHERE has no key condition of its own: that
 //     conjunct becomes a KeyedFanout (subquery_fanout.go), the reads of a
 //     literal IN list (BatchGetItem of full keys, or a Query per value)
-//     fed by the subquery's rows, each distinct value read once.
+//     fed by the subquery's rows, each distinct value read once. And a
+//     correlated EXISTS or IN whose decorrelated read would be a Scan but
+//     that correlates on the partition key of its table or a GSI is a
+//     KeyedSemiJoin (subquery_semijoin.go) above the outer read: the outer
+//     values are looked up by key as the rows arrive, before anything above
+//     tests them; where a node of the read would test the subquery itself
+//     (a branch of a union), it is read whole instead, under the Scan rule.
 //   - Errors are *diag.Error of phase plan with a stable Code; the error
 //     of a refused Scan has a *ScanNeeded cause (what the Scan would read).
 //   - A double-quoted name is a name, never a string, even where a value

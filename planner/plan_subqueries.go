@@ -37,17 +37,20 @@ type SubqueryRead struct {
 // Inputs implements Node.
 func (n *Subqueries) Inputs() []Node { return append([]Node{n.Input}, n.Reads...) }
 
-// Use says how the statement uses the subquery's rows, for EXPLAIN.
-func (s *SubqueryRead) Use() string {
-	var what string
+// kindText says what the statement takes from the subquery's rows.
+func (s *SubqueryRead) kindText() string {
 	switch s.Kind {
 	case expr.SubqueryScalar:
-		what = "scalar value (NULL without a row; more than one row is an error)"
+		return "scalar value (NULL without a row; more than one row is an error)"
 	case expr.SubqueryExists:
-		what = "EXISTS: whether a row exists"
-	default:
-		what = "IN: a set of values, tested with SQL's three-valued logic"
+		return "EXISTS: whether a row exists"
 	}
+	return "IN: a set of values, tested with SQL's three-valued logic"
+}
+
+// Use says how the statement uses the subquery's rows, for EXPLAIN.
+func (s *SubqueryRead) Use() string {
+	what := s.kindText()
 	if s.Keys > 0 {
 		how := "client semi-join: rows looked up by"
 		if s.Empty != nil {

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"errors"
 
 	"github.com/xwb1989/sqlparser"
 
@@ -26,7 +27,10 @@ type subqueries struct {
 	// is nested in directly (correlation), to no others.
 	scope   []string
 	planned []*SubqueryRead
-	notes   []string
+	// semis are keyed semi-joins waiting to be put above the read
+	// (subquery_semijoin.go).
+	semis []pendingSemiJoin
+	notes []string
 }
 
 // plan plans the subquery written as sq for an expression of kind; b is
@@ -59,14 +63,33 @@ func (s *subqueries) plan(b *binder, sq *sqlparser.Subquery, kind expr.SubqueryK
 	inner := &subqueries{ctx: s.ctx, cat: s.cat, opts: s.opts, paths: s.paths,
 		scope: append(append([]string(nil), outerAliases...), s.scope...)}
 	p, err := planSelectWith(s.ctx, s.cat, SelectInput{AST: dec.sel, Paths: s.paths}, s.opts, inner)
+	if (err != nil && isScanRefusal(err)) || (err == nil && NeedsScan(p)) {
+		fallback := fallbackRead{err: err}
+		if err == nil {
+			fallback.root, fallback.notes = p.Root, p.Notes
+		}
+		read, ok, kerr := s.keyedSemiJoin(dec, kind, outer, sqlparser.String(sq), fallback)
+		if kerr != nil {
+			return nil, nil, kerr
+		}
+		if ok {
+			return read, outer, nil
+		}
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	s.notes = append(s.notes, p.Notes...)
-	read := &SubqueryRead{Number: len(s.planned) + 1, Kind: kind, SQL: sqlparser.String(sq),
+	read := &SubqueryRead{Number: len(s.planned) + len(s.semis) + 1, Kind: kind, SQL: sqlparser.String(sq),
 		Keys: len(dec.outer), Root: p.Root, Result: &expr.SubqueryResult{}, Empty: dec.empty}
 	s.planned = append(s.planned, read)
 	return read, outer, nil
+}
+
+// isScanRefusal reports whether err is the refusal of a Scan.
+func isScanRefusal(err error) bool {
+	var de *diag.Error
+	return errors.As(err, &de) && de.Code == diag.CodeScanNotAllowed
 }
 
 // oneColumn checks that a subquery used as a value or IN's list selects

@@ -80,7 +80,6 @@ func (sp *selectPlanner) fanoutCandidate() (int, *fanoutTarget) {
 // fanout plans the keyed reads of FROM item 0 fed by the subquery of
 // conjunct i; the other conjuncts run on the client above it.
 func (sp *selectPlanner) fanout(req readRequest, i int, ft *fanoutTarget) (*readPlan, error) {
-	t := sp.from.table
 	read := sp.b.subq.take(ft.sub.Number)
 	if read == nil {
 		return nil, errors.New("subquery already placed")
@@ -91,21 +90,48 @@ func (sp *selectPlanner) fanout(req readRequest, i int, ft *fanoutTarget) (*read
 			client = append(client, c)
 		}
 	}
-	lj := &LookupJoin{Kind: JoinInner, Source: 0, Alias: sp.from.alias, Table: t.Name, Attr: ft.attr, KeyAttrs: t.KeyNames(),
-		Probe: expr.Ref{Index: 0, Name: "subquery value"}, Conditions: []expr.Expr{ft.sub}}
+	lj, err := sp.keyLookup(ft.attr, ft.index, req.need, client)
+	if err != nil {
+		return nil, err
+	}
+	lj.Conditions = []expr.Expr{ft.sub}
+	lj.Estimate.Note = "one lookup per distinct value the subquery returns"
+	node := &KeyedFanout{Sub: read.Root, Lookup: lj, Number: read.Number, SQL: read.SQL}
+	return &readPlan{node: node, client: client}, nil
+}
+
+// take removes subquery number from those read before the statement's
+// rows: a keyed fan-out reads it itself.
+func (s *subqueries) take(number int) *SubqueryRead {
+	for i, r := range s.planned {
+		if r.Number == number {
+			s.planned = append(s.planned[:i:i], s.planned[i+1:]...)
+			return r
+		}
+	}
+	return nil
+}
+
+// keyLookup is the template of reads of FROM item 0 by one key attribute:
+// the table's partition key (BatchGetItem without a sort key, else a Query
+// per value) or a GSI's (a Query per value, with a fetch from the table
+// when the index lacks attributes of need or of the client conjuncts).
+func (sp *selectPlanner) keyLookup(attr string, index *IndexDef, need needs, client []expr.Expr) (*LookupJoin, error) {
+	t := sp.from.table
+	lj := &LookupJoin{Kind: JoinInner, Source: 0, Alias: sp.from.alias, Table: t.Name, Attr: attr, KeyAttrs: t.KeyNames(),
+		Probe: expr.Ref{Index: 0, Name: "subquery value"}}
 	p := path{pk: t.PK, sk: t.SK}
 	lj.KeyType = t.PK.Type
 	switch {
-	case ft.index != nil:
-		p = path{index: ft.index, pk: ft.index.PK, sk: ft.index.SK}
-		lj.Op, lj.Index, lj.KeyType = OpQuery, ft.index.Name, ft.index.PK.Type
-		lj.Via = "GSI " + ft.index.Name + " partition key " + ft.attr
+	case index != nil:
+		p = path{index: index, pk: index.PK, sk: index.SK}
+		lj.Op, lj.Index, lj.KeyType = OpQuery, index.Name, index.PK.Type
+		lj.Via = "GSI " + index.Name + " partition key " + attr
 	case t.SK == nil:
-		lj.Op, lj.Via = OpBatchGetItem, "table key "+ft.attr+" (BatchGetItem of full keys)"
+		lj.Op, lj.Via = OpBatchGetItem, "table key "+attr+" (BatchGetItem of full keys)"
 	default:
-		lj.Op, lj.Via = OpQuery, "table partition key "+ft.attr
+		lj.Op, lj.Via = OpQuery, "table partition key "+attr
 	}
-	need := req.need
 	covers := p.covers(t, need.with(client, 0))
 	spec := readSpec{table: t.Name, index: lj.Index, consistent: sp.opts.Consistent && !p.global()}
 	if covers {
@@ -139,24 +165,10 @@ func (sp *selectPlanner) fanout(req readRequest, i int, ft *fanoutTarget) (*read
 		}
 	}
 	lj.Estimate = estimateLookup(lj, t)
-	lj.Estimate.Note = "one lookup per distinct value the subquery returns"
 	if !covers {
 		r := &reader{src: 0, from: sp.from, conjuncts: sp.conjuncts, opts: sp.opts}
 		lj.Fetch = r.fetchNode(nil, need, client).(*Fetch)
 		lj.Fetch.Estimate = estimateFetch(lj.Fetch, t, lookupFound, false, "if a lookup finds an item: one key per item")
 	}
-	node := &KeyedFanout{Sub: read.Root, Lookup: lj, Number: read.Number, SQL: read.SQL}
-	return &readPlan{node: node, client: client}, nil
-}
-
-// take removes subquery number from those read before the statement's
-// rows: a keyed fan-out reads it itself.
-func (s *subqueries) take(number int) *SubqueryRead {
-	for i, r := range s.planned {
-		if r.Number == number {
-			s.planned = append(s.planned[:i:i], s.planned[i+1:]...)
-			return r
-		}
-	}
-	return nil
+	return lj, nil
 }

@@ -72,6 +72,8 @@ func subqueryPlanLabels(explain string) []string {
 			ls = append(ls, "plan: keyed fan-out (GSI Query)")
 		case strings.Contains(l, "Keyed fan-out fed by subquery"):
 			ls = append(ls, "plan: keyed fan-out (Query)")
+		case strings.Contains(l, "Keyed semi-join for subquery"):
+			ls = append(ls, "plan: keyed semi-join")
 		case strings.Contains(l, "client semi-join"):
 			ls = append(ls, "plan: client semi-join (decorrelated)")
 		case strings.Contains(l, "grouped join"):
@@ -194,6 +196,6 @@ var requiredSubqueryConstructs = []string{
 	"fan-out: BatchGetItem by table key", "fan-out: Query by partition key", "fan-out: GSI Query and fetch",
 	"fan-out: BatchGetItem by numeric key", "fan-out with another condition",
 	"plan: keyed fan-out (BatchGetItem)", "plan: keyed fan-out (Query)", "plan: keyed fan-out (GSI Query)",
-	"plan: client semi-join (decorrelated)", "plan: grouped join (decorrelated aggregate)", "plan: subqueries read before the rows",
+	"plan: client semi-join (decorrelated)", "plan: keyed semi-join", "plan: grouped join (decorrelated aggregate)", "plan: subqueries read before the rows",
 	"needs --allow-scan",
 }

@@ -67,6 +67,8 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 		return newLookupJoinOp(env, t, in), nil
 	case *planner.KeyedFanout:
 		return newKeyedFanoutOp(env, t, in), nil
+	case *planner.KeyedSemiJoin:
+		return newKeyedSemiJoinOp(env, t, in), nil
 	case *planner.Fetch:
 		return &fetchOp{env: env, node: t, input: in}, nil
 	case *planner.Filter:

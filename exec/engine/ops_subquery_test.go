@@ -226,3 +226,66 @@ func TestKeyedFanoutOverDynalite(t *testing.T) {
 	op.Close()
 	sub.check(t)
 }
+
+// otSemiJoin is Filter(EXISTS …) over a keyed semi-join that looks up the
+// input's x in the ops table's partition key, keeping items with sk < 3.
+func otSemiJoin(table string, input *otSource, not bool) planner.Node {
+	fan := otFanout(table, nil)
+	read := &planner.SubqueryRead{Number: 1, Kind: expr.SubqueryExists, Keys: 1, Result: &expr.SubqueryResult{}}
+	pk := expr.Column{Source: 0, Path: value.Path{{Name: "pk"}}, ID: 1}
+	sk := expr.Column{Source: 0, Path: value.Path{{Name: "sk"}}, ID: 2}
+	x := expr.Column{Source: 0, Path: value.Path{{Name: "x"}}, ID: 1}
+	sj := &planner.KeyedSemiJoin{Input: &otLeaf{op: input}, Lookup: fan.Lookup, Probe: x, Sub: read,
+		Filter: expr.Binary{Op: expr.OpLt, L: sk, R: expr.Literal{Value: otN("3")}},
+		Items:  []expr.Expr{pk, expr.Literal{Value: otN("1")}}}
+	var pred expr.Expr = expr.Subquery{Kind: expr.SubqueryExists, Outer: []expr.Expr{x}, Number: 1, Result: read.Result}
+	if not {
+		pred = expr.Unary{Op: expr.OpNot, X: pred}
+	}
+	return &planner.Filter{Input: sj, Pred: pred}
+}
+
+// A keyed semi-join looks each distinct outer value up once and keeps the
+// rows that have a matching item; NOT EXISTS keeps the others (NULL too).
+// LIMIT 0 and an input error end it with no Arrow memory left.
+func TestKeyedSemiJoinOverDynalite(t *testing.T) {
+	env, table := otLoadTable(t)
+	for _, not := range []bool{false, true} {
+		in := otSrc(env, otXRows(otS("P"), otS("Q"), value.NullValue()), otXRows(otS("P"), otN("7")))
+		op := otMustBuild(t, env, otSemiJoin(table, in, not))
+		before := env.Stats.Snapshot().Requests["Query"]
+		rows, _, err := otDrain(op)
+		if err != nil {
+			t.Fatal(err)
+		}
+		op.Close()
+		in.check(t)
+		want := `S:"P" S:"P"`
+		if not {
+			want = `S:"Q" NULL N:7`
+		}
+		if got := otXs(rows); got != want {
+			t.Fatalf("NOT %v: got %s, want %s", not, got, want)
+		}
+		if q := env.Stats.Snapshot().Requests["Query"] - before; q != 2 {
+			t.Fatalf("%d Queries, want 2 (P and Q once each)", q)
+		}
+	}
+
+	in := otSrc(env, otXRows(otS("P")))
+	op := otMustBuild(t, env, &planner.Limit{Input: otSemiJoin(table, in, false), Count: 0})
+	if rows, _, err := otDrain(op); err != nil || len(rows) != 0 {
+		t.Fatalf("LIMIT 0: %d rows, %v", len(rows), err)
+	}
+	op.Close()
+	in.check(t)
+
+	in = otSrc(env, otXRows(otS("P")), otXRows(otS("Q")))
+	in.failAt = 1
+	op = otMustBuild(t, env, otSemiJoin(table, in, false))
+	if _, _, err := otDrain(op); !errors.Is(err, otErrInput) {
+		t.Fatalf("want the input's error, got %v", err)
+	}
+	op.Close()
+	in.check(t)
+}
