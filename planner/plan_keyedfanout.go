@@ -19,6 +19,8 @@ type KeyedFanout struct {
 	Lookup *LookupJoin
 	Number int    // the subquery's number in the statement
 	SQL    string // the subquery as written
+	// Scalar is key = (SELECT …): more than one subquery row is an error.
+	Scalar bool
 }
 
 // Inputs implements Node.
@@ -30,6 +32,9 @@ func (n *KeyedFanout) describe() explainLine {
 	d := []string{"subquery " + fmt.Sprint(n.Number) + ": " + n.SQL + " (its plan is below; its rows are read batch by batch)",
 		"estimate: " + lj.Estimate.String(),
 		"lookup value: the first column of each subquery row, each distinct value once; NULLs and values that are not " + typeWord(lj.KeyType) + "s never match"}
+	if n.Scalar {
+		d = append(d, "key = (SELECT …): more than one subquery row is an error")
+	}
 	for _, line := range lj.describe().details {
 		if strings.HasPrefix(line, "estimate: ") || strings.HasPrefix(line, "on: ") || strings.HasPrefix(line, "lookup value: ") {
 			continue
@@ -40,6 +45,6 @@ func (n *KeyedFanout) describe() explainLine {
 }
 
 func (n *KeyedFanout) jsonFields(w *jsonWriter, o *object) error {
-	o.add("fed_by_subquery", object{{"number", n.Number}, {"sql", n.SQL}})
+	o.add("fed_by_subquery", object{{"number", n.Number}, {"sql", n.SQL}, {"scalar", n.Scalar}})
 	return n.Lookup.jsonFields(w, o)
 }

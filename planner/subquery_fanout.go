@@ -14,7 +14,8 @@ import (
 
 // planSingle plans the read of a one-table SELECT. When the WHERE has no
 // key condition of its own but a conjunct key IN (SELECT …) on the table's
-// partition key (or a GSI's), the read is a keyed fan-out fed by the
+// partition key (or a GSI's), or key = (SELECT …), the read is a keyed
+// fan-out fed by the
 // subquery's rows, the same reads as a literal IN list: BatchGetItem of
 // full keys, or one Query per value, run concurrently. Otherwise the
 // subquery is a client test over the usual read (the Subqueries node).
@@ -46,6 +47,26 @@ type fanoutTarget struct {
 	sub   expr.Subquery
 	attr  string
 	index *IndexDef
+	// scalar: key = (SELECT …), whose subquery must return one row at most.
+	scalar bool
+}
+
+// fanoutOperand finds key IN (SELECT …) or key = (SELECT …), both
+// uncorrelated: the key column and the subquery.
+func fanoutOperand(c expr.Expr) (expr.Expr, expr.Subquery, bool) {
+	if sq, ok := c.(expr.Subquery); ok && sq.Kind == expr.SubqueryIn && !sq.Not && len(sq.Outer) == 0 {
+		return sq.X, sq, true
+	}
+	b, ok := c.(expr.Binary)
+	if !ok || b.Op != expr.OpEq {
+		return nil, expr.Subquery{}, false
+	}
+	for _, side := range [][2]expr.Expr{{b.L, b.R}, {b.R, b.L}} {
+		if sq, ok := side[1].(expr.Subquery); ok && sq.Kind == expr.SubqueryScalar && len(sq.Outer) == 0 {
+			return side[0], sq, true
+		}
+	}
+	return nil, expr.Subquery{}, false
 }
 
 // fanoutCandidate finds the first conjunct pk IN (SELECT …), uncorrelated,
@@ -53,24 +74,25 @@ type fanoutTarget struct {
 func (sp *selectPlanner) fanoutCandidate() (int, *fanoutTarget) {
 	t := sp.from.table
 	for i, c := range sp.conjuncts {
-		sq, ok := c.(expr.Subquery)
-		if !ok || sq.Kind != expr.SubqueryIn || sq.Not || len(sq.Outer) > 0 {
+		x, sq, ok := fanoutOperand(c)
+		if !ok {
 			continue
 		}
-		col, ok := sq.X.(expr.Column)
+		col, ok := x.(expr.Column)
 		if !ok || len(col.Path) != 1 || col.Source != 0 {
 			continue
 		}
 		a := col.Path[0].Name
+		scalar := sq.Kind == expr.SubqueryScalar
 		if a == t.PK.Name {
-			return i, &fanoutTarget{sub: sq, attr: a}
+			return i, &fanoutTarget{sub: sq, attr: a, scalar: scalar}
 		}
 		if sp.opts.Consistent {
 			continue // GSIs are read eventually consistent only
 		}
 		for j := range t.Indexes {
 			if ix := &t.Indexes[j]; ix.Global && ix.PK.Name == a {
-				return i, &fanoutTarget{sub: sq, attr: a, index: ix}
+				return i, &fanoutTarget{sub: sq, attr: a, index: ix, scalar: scalar}
 			}
 		}
 	}
@@ -94,9 +116,9 @@ func (sp *selectPlanner) fanout(req readRequest, i int, ft *fanoutTarget) (*read
 	if err != nil {
 		return nil, err
 	}
-	lj.Conditions = []expr.Expr{ft.sub}
+	lj.Conditions = []expr.Expr{sp.conjuncts[i]}
 	lj.Estimate.Note = "one lookup per distinct value the subquery returns"
-	node := &KeyedFanout{Sub: read.Root, Lookup: lj, Number: read.Number, SQL: read.SQL}
+	node := &KeyedFanout{Sub: read.Root, Lookup: lj, Number: read.Number, SQL: read.SQL, Scalar: ft.scalar}
 	return &readPlan{node: node, client: client}, nil
 }
 

@@ -408,6 +408,8 @@
 // each inside OR, NOT, with a second subquery, as a CASE condition in the
 // select list, or as a scalar in the select list; and key IN (SELECT …)
 // on ja's key, jb's partition key, jc's GSI partition key (with the fetch
-// of cx) and jc's numeric key, which must plan as keyed fan-outs
-// (coverage checks EXPLAIN), sometimes with another condition.
+// of cx) and jc's numeric key, and jc's key = (SELECT …) of one item,
+// which must plan as keyed fan-outs (coverage checks EXPLAIN), sometimes
+// with another condition; correlations on jb's and ja's keys plan as
+// keyed semi-joins.
 package difftest

@@ -157,8 +157,18 @@ func (g *sgen) wrap(p string) string {
 	return p
 }
 
-// fanout is a statement whose key IN (SELECT …) can be a keyed fan-out.
+// fanout is a statement whose key IN (SELECT …), or key = (SELECT …) of
+// one item, can be a keyed fan-out.
 func (g *sgen) fanout() squery {
+	if g.r.IntN(5) == 0 {
+		g.label("fan-out: key = (SELECT …)")
+		id := 1 + g.r.IntN(jdRowsP+jdRowsQ+5)
+		pk := "'P'"
+		if id > jdRowsP {
+			pk = "'Q'"
+		}
+		return squery{sql: fmt.Sprintf("SELECT c.cid, c.ct FROM {c} c WHERE c.cid = (SELECT d2.cid FROM {d} d2 WHERE d2.pk = %s AND d2.id = %d)", pk, id), cols: 2}
+	}
 	sub, col := g.subSet()
 	var sql string
 	cols := 2

@@ -194,7 +194,7 @@ var requiredSubqueryConstructs = []string{
 	"NOT IN (SELECT …), correlated", "scalar aggregate, correlated", "EXISTS, correlated on two columns",
 	"inside OR", "inside NOT", "two subqueries", "scalar in the select list", "predicate in the select list (CASE)",
 	"fan-out: BatchGetItem by table key", "fan-out: Query by partition key", "fan-out: GSI Query and fetch",
-	"fan-out: BatchGetItem by numeric key", "fan-out with another condition",
+	"fan-out: BatchGetItem by numeric key", "fan-out with another condition", "fan-out: key = (SELECT …)",
 	"plan: keyed fan-out (BatchGetItem)", "plan: keyed fan-out (Query)", "plan: keyed fan-out (GSI Query)",
 	"plan: client semi-join (decorrelated)", "plan: keyed semi-join", "plan: grouped join (decorrelated aggregate)", "plan: subqueries read before the rows",
 	"needs --allow-scan",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/exec/read"
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -24,6 +25,7 @@ type keyedFanoutOp struct {
 	node *planner.KeyedFanout
 	sub  Operator
 	seen map[string]bool
+	rows int // subquery rows seen (a scalar subquery allows one)
 	done bool
 }
 
@@ -67,6 +69,12 @@ func (op *keyedFanoutOp) round(ctx context.Context) ([]value.Value, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		op.rows += int(rec.NumRows())
+		if op.node.Scalar && op.rows > 1 {
+			rec.Release()
+			return nil, execErrorf(diag.CodeSubqueryRows, "scalar subquery returned more than one row (subquery %d)", op.node.Number).
+				Hintf("make it return at most one row (a condition on a key, an aggregate, or LIMIT 1), or compare with IN (SELECT …)")
 		}
 		if rec.NumCols() > 0 {
 			col := columnar.ColumnOf(rec, 0)

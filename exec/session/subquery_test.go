@@ -110,6 +110,9 @@ func TestSubqueries(t *testing.T) {
 		{"IN on a GSI partition key is a fan-out of index Queries",
 			"SELECT id FROM {c} WHERE tier IN (SELECT tier FROM {c} WHERE id IN ('c1', 'c4', 'c5')) ORDER BY id",
 			[]string{"c1", "c3", "c5"}, []string{"BatchGetItem", "Query"}},
+		{"key = (SELECT …) is a keyed fan-out",
+			"SELECT id FROM {c} WHERE id = (SELECT cust FROM {o} WHERE status = 'closed' AND total > 15)",
+			[]string{"c1"}, []string{"Query", "BatchGetItem"}},
 		{"NOT IN against a set without NULLs",
 			"SELECT oid FROM {o} WHERE cust = 'c1' AND total NOT IN (SELECT total FROM {o} WHERE cust = 'c3') ORDER BY oid",
 			[]string{"o1", "o2", "o6"}, []string{"Query"}},
@@ -178,6 +181,13 @@ func TestSubqueries(t *testing.T) {
 			}
 			t.Run("a scalar subquery with two rows is an error", func(t *testing.T) {
 				sql := fmt.Sprintf("SELECT id FROM `%ssq_customers` WHERE id = 'c1' AND tier = (SELECT status FROM `%ssq_orders` WHERE cust = 'c1')", be.prefix, be.prefix)
+				r := run(t, be.client, nil, sql)
+				if r.Error == nil || !strings.Contains(r.Err+r.Error.Error(), "scalar subquery returned more than one row") {
+					t.Fatalf("want the more-than-one-row error, got %v\n%s", r.Error, r.Err)
+				}
+			})
+			t.Run("key = (SELECT …) with two rows is an error", func(t *testing.T) {
+				sql := fmt.Sprintf("SELECT id FROM `%ssq_customers` WHERE id = (SELECT cust FROM `%ssq_orders` WHERE status = 'open')", be.prefix, be.prefix)
 				r := run(t, be.client, nil, sql)
 				if r.Error == nil || !strings.Contains(r.Err+r.Error.Error(), "scalar subquery returned more than one row") {
 					t.Fatalf("want the more-than-one-row error, got %v\n%s", r.Error, r.Err)
