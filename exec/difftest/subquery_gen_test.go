@@ -125,6 +125,11 @@ func (g *sgen) predicate() string {
 		agg := g.pick("COUNT(*)", "MAX(c2.cn)", "SUM(c2.cx)", "COUNT(c2.cx)", "MIN(c2.cx)")
 		return fmt.Sprintf("(SELECT %s FROM {c} c2 WHERE c2.cg = d.cg) %s %d", agg, g.pick("<", ">", "=", ">="), g.small()+5)
 	}
+	if g.r.IntN(2) == 0 {
+		g.label("nested subquery")
+		return fmt.Sprintf("d.ak %sIN (SELECT a2.ak FROM {a} a2 WHERE a2.ak IN (%s) AND a2.abk IN (SELECT b3.bk FROM {b} b3 WHERE b3.bk IN (%s) AND b3.bv > %d))",
+			g.pick("", "NOT "), g.aKeys(), g.bKeys(), g.small())
+	}
 	g.label("EXISTS, correlated on two columns")
 	return fmt.Sprintf("%sEXISTS (SELECT 1 FROM {a} a2 WHERE a2.ak = d.ak AND a2.an = d.i)", g.pick("", "NOT "))
 }
@@ -205,7 +210,7 @@ func (g *sgen) fanout() squery {
 // genSubquery draws one statement.
 func (g *sgen) genSubquery() squery {
 	var q squery
-	switch g.r.IntN(5) {
+	switch g.r.IntN(8) {
 	case 0:
 		q = g.fanout()
 	case 1:
@@ -214,6 +219,18 @@ func (g *sgen) genSubquery() squery {
 		if g.r.IntN(2) == 0 {
 			q.sql = fmt.Sprintf("SELECT d.id, (SELECT MAX(a2.an) FROM {a} a2 WHERE a2.ak IN (%s)) FROM {d} d WHERE %s", g.aKeys(), g.dPart())
 		}
+	case 5:
+		g.label("scalar subquery in HAVING")
+		q = squery{sql: fmt.Sprintf("SELECT d.s, COUNT(*) FROM {d} d WHERE %s GROUP BY d.s HAVING COUNT(*) > (SELECT COUNT(*) FROM {b} b2 WHERE b2.bk IN (%s))", g.dPart(), g.bKeys()), cols: 2}
+	case 6:
+		g.label("aggregate over a fan-out")
+		sub, _ := g.subSet()
+		if !strings.Contains(sub, "b2.cg") {
+			sub = fmt.Sprintf("SELECT d2.bk FROM {d} d2 WHERE d2.pk = %s", g.pick("'P'", "'Q'"))
+		} else {
+			sub = strings.Replace(sub, "SELECT b2.cg", "SELECT b2.bk", 1)
+		}
+		q = squery{sql: "SELECT COUNT(*), SUM(b.bv), MAX(b.bt) FROM {b} b WHERE b.bk IN (" + sub + ")", cols: 3}
 	case 2:
 		g.label("predicate in the select list (CASE)")
 		q = squery{sql: fmt.Sprintf("SELECT d.id, CASE WHEN %s THEN 'y' ELSE 'n' END FROM {d} d WHERE %s", g.predicate(), g.dPart()), cols: 2}
