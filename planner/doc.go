@@ -93,7 +93,8 @@
 //     that correlates on the partition key of its table or a GSI is a
 //     KeyedSemiJoin (subquery_semijoin.go) above the outer read: the outer
 //     values are looked up by key as the rows arrive, before anything above
-//     tests them; where a node of the read would test the subquery itself
+//     tests them (a correlated aggregate is folded per value: a keyed
+//     grouped join); where a node of the read would test the subquery itself
 //     (a branch of a union), it is read whole instead, under the Scan rule.
 //   - Errors are *diag.Error of phase plan with a stable Code; the error
 //     of a refused Scan has a *ScanNeeded cause (what the Scan would read).

@@ -14,6 +14,9 @@ import (
 // (the subquery's own WHERE) on each item found, and adds Items (the
 // subquery's select list: its correlation columns, then its value) to the
 // rows its expression reads (Sub.Result), before it passes the batch on.
+// When the value is an aggregate (a correlated COUNT, SUM, MIN, MAX or
+// AVG), it is folded over the items of each correlation key, and outer
+// values without items get Sub.Empty.
 // Filter and Items are the subquery's, in its own columns; the rows of the
 // input pass through unchanged.
 type KeyedSemiJoin struct {
@@ -67,5 +70,8 @@ func exprList(es []expr.Expr) string {
 
 // semiUse says how the subquery's rows are read and used, for EXPLAIN.
 func (n *KeyedSemiJoin) semiUse() string {
+	if n.Sub.Empty != nil {
+		return n.Sub.kindText() + fmt.Sprintf("; decorrelated into a grouped join: the items of each outer value are read by key and the aggregate folded per value (%d correlation value(s)); values without items get the aggregate over no rows", n.Sub.Keys)
+	}
 	return n.Sub.kindText() + fmt.Sprintf("; decorrelated: the rows of each outer value are read by key before the rows that test them pass (%d correlation value(s) lead each row)", n.Sub.Keys)
 }

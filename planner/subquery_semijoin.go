@@ -15,12 +15,14 @@ import (
 // of its table or of a GSI (EXISTS (SELECT 1 FROM orders o WHERE
 // o.customer_id = c.id)): instead of reading the whole table once, the
 // outer rows' values of that column are looked up by key, each distinct
-// value once, as a lookup join does (KeyedSemiJoin). ok is false when the
-// subquery does not have that shape (a join, an aggregate, a nested
-// subquery, no such key): then the Scan rule applies as usual.
+// value once, as a lookup join does (KeyedSemiJoin); a correlated
+// aggregate is folded per outer value from the items found (a grouped
+// join). ok is false when the subquery does not have that shape (a join,
+// a GROUP BY of its own, a nested subquery, no such key): then the Scan
+// rule applies as usual.
 func (s *subqueries) keyedSemiJoin(dec decorrelated, kind expr.SubqueryKind, outer []expr.Expr, sql string, fallback fallbackRead) (*SubqueryRead, bool, error) {
-	if kind == expr.SubqueryScalar || len(outer) == 0 || aggregatedSelect(dec.sel) || dec.sel.Distinct != "" && kind == expr.SubqueryScalar {
-		return nil, false, nil
+	if len(outer) == 0 || (aggregatedSelect(dec.sel) && dec.empty == nil) {
+		return nil, false, nil // a GROUP BY of its own: its groups are not the outer values'
 	}
 	if len(dec.sel.From) != 1 {
 		return nil, false, nil
@@ -63,6 +65,9 @@ func (s *subqueries) keyedSemiJoin(dec decorrelated, kind expr.SubqueryKind, out
 	items := make([]expr.Expr, len(isp.items))
 	for i, it := range isp.items {
 		items[i] = it.expr
+		if _, ok := it.expr.(expr.Aggregate); !ok && expr.HasAggregate(it.expr) {
+			return nil, false, nil
+		}
 	}
 	lj, err := isp.keyLookup(isp.items[key].expr.(expr.Column).Path[0].Name, index, needs{}.with(items, 0), isp.conjuncts)
 	if err != nil {
@@ -73,7 +78,7 @@ func (s *subqueries) keyedSemiJoin(dec decorrelated, kind expr.SubqueryKind, out
 		return nil, false, nil
 	}
 	lj.Estimate.Note = "one lookup per distinct value of the outer rows"
-	read := &SubqueryRead{Number: len(s.planned) + len(s.semis) + 1, Kind: kind, SQL: sql, Keys: len(outer), Result: &expr.SubqueryResult{}}
+	read := &SubqueryRead{Number: len(s.planned) + len(s.semis) + 1, Kind: kind, SQL: sql, Keys: len(outer), Result: &expr.SubqueryResult{}, Empty: dec.empty}
 	read.Root = fallback.root
 	sj := &KeyedSemiJoin{Lookup: lj, Probe: outer[key], Filter: expr.And(isp.conjuncts), Items: items, Sub: read}
 	s.semis = append(s.semis, pendingSemiJoin{node: sj, fallback: fallback})

@@ -410,6 +410,7 @@
 // (SELECT …) on ja's key, jb's partition key, jc's GSI partition key (with
 // the fetch of cx) and jc's numeric key, and jc's key = (SELECT …) of one
 // item, which must plan as keyed fan-outs (coverage checks EXPLAIN),
-// sometimes with another condition; correlations on jb's and ja's keys plan
-// as keyed semi-joins.
+// sometimes with another condition; correlations on jb's and ja's keys and
+// jc's GSI key plan as keyed semi-joins and keyed grouped joins, those on
+// attributes that are no key (jb.bt, ja.at) need a Scan.
 package difftest

@@ -125,7 +125,14 @@ func (g *sgen) predicate() string {
 		agg := g.pick("COUNT(*)", "MAX(c2.cn)", "SUM(c2.cx)", "COUNT(c2.cx)", "MIN(c2.cx)")
 		return fmt.Sprintf("(SELECT %s FROM {c} c2 WHERE c2.cg = d.cg) %s %d", agg, g.pick("<", ">", "=", ">="), g.small()+5)
 	}
-	if g.r.IntN(2) == 0 {
+	switch g.r.IntN(3) {
+	case 0:
+		g.label("correlated on an attribute that is no key (a Scan)")
+		if g.r.IntN(2) == 0 {
+			return fmt.Sprintf("%sEXISTS (SELECT 1 FROM {b} b2 WHERE b2.bt = d.s)", g.pick("", "NOT "))
+		}
+		return fmt.Sprintf("(SELECT COUNT(*) FROM {a} a2 WHERE a2.at = d.s) %s %d", g.pick("<", ">", "="), g.r.IntN(25))
+	case 1:
 		g.label("nested subquery")
 		return fmt.Sprintf("d.ak %sIN (SELECT a2.ak FROM {a} a2 WHERE a2.ak IN (%s) AND a2.abk IN (SELECT b3.bk FROM {b} b3 WHERE b3.bk IN (%s) AND b3.bv > %d))",
 			g.pick("", "NOT "), g.aKeys(), g.bKeys(), g.small())

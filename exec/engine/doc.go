@@ -72,8 +72,9 @@
 //     looks each distinct value up once through exec/read (the reads of a
 //     lookup join), and returns the items found as a table's batch. A
 //     keyed semi-join (semijoin.go) looks up each input batch's fresh probe
-//     values the same way, adds the subquery's rows for them, and only then
-//     passes the batch on unchanged.
+//     values the same way, adds the subquery's rows for them (folding a
+//     correlated aggregate per correlation key with the accumulators of
+//     GROUP BY), and only then passes the batch on unchanged.
 //   - A statement either returns every matching row or fails with an error;
 //     it never returns a shorter result silently.
 //   - Every goroutine exec starts runs its work under Safely (exec/read):

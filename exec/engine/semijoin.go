@@ -28,10 +28,11 @@ type keyedSemiJoinOp struct {
 	rows  *eval.SubqueryRows
 	seen  map[string]bool
 	item  itemRow
+	err   error // an evaluation failure of the subquery's WHERE
 }
 
 func newKeyedSemiJoinOp(env *Env, n *planner.KeyedSemiJoin, input Operator) *keyedSemiJoinOp {
-	rows := eval.NewSubqueryRows(n.Sub.Keys, nil)
+	rows := eval.NewSubqueryRows(n.Sub.Keys, n.Sub.Empty)
 	n.Sub.Result.Store(rows)
 	exprs := append([]expr.Expr{n.Filter}, n.Items...)
 	return &keyedSemiJoinOp{env: env, node: n, input: input, row: newBatchRow(n.Probe), rows: rows,
@@ -83,34 +84,91 @@ func (op *keyedSemiJoinOp) lookUp(ctx context.Context, rec arrow.RecordBatch) er
 		if err := op.add(items); err != nil {
 			return err
 		}
+		if op.err != nil {
+			return op.err
+		}
 	}
 	return nil
 }
 
-// add tests the subquery's WHERE on each item and keeps its row.
+// add tests the subquery's WHERE on each item and keeps its row; an
+// aggregate value is folded per correlation key over the items of one
+// lookup round, which holds every item of the values it looked up.
 func (op *keyedSemiJoinOp) add(items []value.Value) error {
-	vals := make([]value.Value, len(op.node.Items))
+	items = op.passing(items)
+	n := len(op.node.Items)
+	agg, aggregated := op.node.Items[n-1].(expr.Aggregate)
+	vals := make([]value.Value, n)
+	type group struct {
+		keys []value.Value
+		acc  accumulator
+	}
+	var groups []*group
+	byKey := map[string]*group{}
 	for _, it := range items {
 		op.item.item = it
-		if op.node.Filter != nil {
-			t, err := eval.Test(op.node.Filter, &op.item)
-			if err != nil {
-				return evalError(err)
-			}
-			if t != eval.True {
+		for i, e := range op.node.Items {
+			if aggregated && i == n-1 {
 				continue
 			}
-		}
-		for i, e := range op.node.Items {
 			v, err := eval.Eval(e, &op.item)
 			if err != nil {
 				return evalError(err)
 			}
 			vals[i] = v
 		}
-		op.rows.Add(vals) // Add copies what it keeps
+		if !aggregated {
+			op.rows.Add(vals) // Add copies what it keeps
+			continue
+		}
+		var k []byte
+		for _, v := range vals[:n-1] {
+			k = value.AppendBinary(k, v)
+		}
+		g := byKey[string(k)]
+		if g == nil {
+			g = &group{keys: append([]value.Value(nil), vals[:n-1]...), acc: newAccumulator(agg, agg.String(), &lentValues{})}
+			byKey[string(k)] = g
+			groups = append(groups, g)
+		}
+		arg := value.MissingValue()
+		if agg.Arg != nil {
+			v, err := eval.Eval(agg.Arg, &op.item)
+			if err != nil {
+				return evalError(err)
+			}
+			arg = v
+		}
+		if err := g.acc.add(arg); err != nil {
+			return evalError(err)
+		}
+	}
+	for _, g := range groups {
+		v, err := g.acc.result()
+		if err != nil {
+			return evalError(err)
+		}
+		op.rows.Add(append(g.keys, v))
 	}
 	return nil
+}
+
+// passing keeps the items on which the subquery's WHERE is true.
+func (op *keyedSemiJoinOp) passing(items []value.Value) []value.Value {
+	if op.node.Filter == nil {
+		return items
+	}
+	kept := items[:0:0]
+	for _, it := range items {
+		op.item.item = it
+		if t, err := eval.Test(op.node.Filter, &op.item); err == nil && t == eval.True {
+			kept = append(kept, it)
+		} else if err != nil {
+			op.err = evalError(err)
+			return nil
+		}
+	}
+	return kept
 }
 
 // reader counts the lookups' requests as the node's own (see keyedFanoutOp).
