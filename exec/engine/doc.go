@@ -67,7 +67,10 @@
 //     ORDER BY … LIMIT keeps its heap of value keys.
 //   - Subqueries (subqueries.go) reads each subquery to its end at its
 //     first Next, before it asks its input for a row, copying the values
-//     into eval.SubqueryRows, which the expressions look up. A keyed
+//     into eval.SubqueryRows, which the expressions look up; what the rows
+//     retain is reserved from Env.Memory (they cannot spill: past the limit
+//     the statement fails with spill.Exceeded naming the subquery) and
+//     released at Close (subquerymem.go). A keyed
 //     fan-out (keyedfanout.go) pulls its subquery's batches round by round,
 //     looks each distinct value up once through exec/read (the reads of a
 //     lookup join), and returns the items found as a table's batch. A

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/exec/spill"
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/expr"
@@ -288,4 +290,47 @@ func TestKeyedSemiJoinOverDynalite(t *testing.T) {
 	}
 	op.Close()
 	in.check(t)
+}
+
+// A subquery's rows count against --memory-limit: past it the statement
+// fails with memory_limit naming the subquery, and Close gives the
+// reservation back.
+func TestSubqueriesMemoryLimit(t *testing.T) {
+	env := otEnv(t)
+	env.Memory = spill.NewBudget(4 << 10)
+	var vals []value.Value
+	for i := 0; i < 500; i++ {
+		vals = append(vals, otS(strings.Repeat("v", 20)+strconv.Itoa(i)))
+	}
+	in := otSrc(env, otXRows(otS("v1")))
+	sub := otSrc(env, otVRows(vals...))
+	plan, _ := otSubqueryPlan(env, in, sub, expr.SubqueryIn, false)
+	op := otMustBuild(t, env, plan)
+	_, _, err := otDrain(op)
+	var de *diag.Error
+	if !errors.As(err, &de) || de.Code != diag.CodeMemoryLimit || !strings.Contains(err.Error(), "subquery 1") {
+		t.Fatalf("want memory_limit naming subquery 1, got %v", err)
+	}
+	op.Close()
+	if used := env.Memory.Used(); used != 0 {
+		t.Fatalf("%d bytes still reserved after Close", used)
+	}
+	in.check(t)
+	sub.check(t)
+
+	env.Memory = spill.NewBudget(1 << 20)
+	in = otSrc(env, otXRows(otS("v1")))
+	sub = otSrc(env, otVRows(vals...))
+	plan, _ = otSubqueryPlan(env, in, sub, expr.SubqueryIn, false)
+	op = otMustBuild(t, env, plan)
+	if _, _, err := otDrain(op); err != nil {
+		t.Fatal(err)
+	}
+	if env.Memory.Used() == 0 {
+		t.Fatal("the subquery's rows reserved nothing")
+	}
+	op.Close()
+	if used := env.Memory.Used(); used != 0 {
+		t.Fatalf("%d bytes still reserved after Close", used)
+	}
 }

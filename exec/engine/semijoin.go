@@ -21,6 +21,7 @@ import (
 // the rows its expression reads. Only then is the batch passed on, so every
 // row above finds the rows of its own values complete.
 type keyedSemiJoinOp struct {
+	mem   subqueryMemory
 	env   *Env
 	node  *planner.KeyedSemiJoin
 	input Operator
@@ -35,7 +36,7 @@ func newKeyedSemiJoinOp(env *Env, n *planner.KeyedSemiJoin, input Operator) *key
 	rows := eval.NewSubqueryRows(n.Sub.Keys, n.Sub.Empty)
 	n.Sub.Result.Store(rows)
 	exprs := append([]expr.Expr{n.Filter}, n.Items...)
-	return &keyedSemiJoinOp{env: env, node: n, input: input, row: newBatchRow(n.Probe), rows: rows,
+	return &keyedSemiJoinOp{mem: subqueryMemory{env: env}, env: env, node: n, input: input, row: newBatchRow(n.Probe), rows: rows,
 		seen: map[string]bool{}, item: itemRow{uses: usesOf(exprs...)}}
 }
 
@@ -86,6 +87,9 @@ func (op *keyedSemiJoinOp) lookUp(ctx context.Context, rec arrow.RecordBatch) er
 		}
 		if op.err != nil {
 			return op.err
+		}
+		if err := op.mem.grow(op.rows, op.node.Sub.Number); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -185,7 +189,10 @@ func (op *keyedSemiJoinOp) reader() *read.Env {
 	return r
 }
 
-func (op *keyedSemiJoinOp) Close() error { return op.input.Close() }
+func (op *keyedSemiJoinOp) Close() error {
+	op.mem.release()
+	return op.input.Close()
+}
 
 // itemRow lets the evaluator read an item decoded from a response (an M)
 // by the subquery's column IDs.

@@ -19,6 +19,7 @@ import (
 // The input is asked for nothing before the subqueries are read, so no
 // expression that uses them is evaluated earlier.
 type subqueriesOp struct {
+	mem   subqueryMemory
 	node  *planner.Subqueries
 	input Operator
 	reads []Operator // nil once read and closed
@@ -33,7 +34,7 @@ func buildSubqueries(env *Env, n *planner.Subqueries, leaf leafFunc) (Operator, 
 	if err != nil {
 		return nil, err
 	}
-	return &subqueriesOp{node: n, input: ops[0], reads: ops[1:]}, nil
+	return &subqueriesOp{mem: subqueryMemory{env: env}, node: n, input: ops[0], reads: ops[1:]}, nil
 }
 
 func (op *subqueriesOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -43,7 +44,7 @@ func (op *subqueriesOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				continue
 			}
 			sub := op.node.Subs[i]
-			rows, err := collectSubquery(ctx, r, sub)
+			rows, err := collectSubquery(ctx, r, sub, &op.mem)
 			r.Close()
 			op.reads[i] = nil
 			if err != nil {
@@ -58,7 +59,7 @@ func (op *subqueriesOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 // collectSubquery reads a subquery's batches to the end, copying each
 // row's values (its correlation values, then its value) into rows.
-func collectSubquery(ctx context.Context, r Operator, sub *planner.SubqueryRead) (*eval.SubqueryRows, error) {
+func collectSubquery(ctx context.Context, r Operator, sub *planner.SubqueryRead, mem *subqueryMemory) (*eval.SubqueryRows, error) {
 	rows := eval.NewSubqueryRows(sub.Keys, sub.Empty)
 	width := sub.Keys + 1
 	row := make([]value.Value, width)
@@ -82,10 +83,14 @@ func collectSubquery(ctx context.Context, r Operator, sub *planner.SubqueryRead)
 			rows.Add(row) // Add copies what it keeps
 		}
 		rec.Release()
+		if err := mem.grow(rows, sub.Number); err != nil {
+			return nil, err
+		}
 	}
 }
 
 func (op *subqueriesOp) Close() error {
+	op.mem.release()
 	for i, r := range op.reads {
 		if r != nil {
 			r.Close()

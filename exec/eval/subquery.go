@@ -16,7 +16,15 @@ type SubqueryRows struct {
 	// empty is the group of outer values no row has: nil (no rows), or the
 	// one row a correlated aggregate yields over none.
 	empty *subqueryGroup
+	bytes int64 // an estimate of what the rows retain (Bytes)
 }
+
+// Bytes estimates the memory the rows retain: the keys and values copied,
+// and an allowance per group and member for the maps holding them.
+func (s *SubqueryRows) Bytes() int64 { return s.bytes }
+
+// entryOverhead is what a map entry and its string header cost, rounded up.
+const entryOverhead = 64
 
 // subqueryGroup summarizes the rows of one correlation key.
 type subqueryGroup struct {
@@ -50,27 +58,33 @@ func (s *SubqueryRows) Add(row []value.Value) {
 	if g == nil {
 		g = &subqueryGroup{members: map[string]bool{}}
 		s.groups[key] = g
+		s.bytes += int64(len(key)) + 2*entryOverhead
 	}
 	v := value.MissingValue()
 	if len(row) > s.keys {
 		v = row[s.keys]
 	}
-	g.add(v)
+	s.bytes += g.add(v)
 }
 
-func (g *subqueryGroup) add(v value.Value) {
+// add counts one row of value v and returns the bytes it added.
+func (g *subqueryGroup) add(v value.Value) int64 {
 	g.rows++
+	var added int64
 	if g.rows == 1 {
 		g.first = v.Clone()
+		added += int64(len(g.first.Text())) + entryOverhead
 	}
 	if sqlNull(v) {
 		g.hasNull = true
-		return
+		return added
 	}
 	k := string(value.AppendBinary(nil, v))
 	if !g.members[k] {
 		g.members[k] = true
+		added += int64(len(k)) + entryOverhead
 	}
+	return added
 }
 
 // correlationKey encodes correlation values; false when one is NULL.
