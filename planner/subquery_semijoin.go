@@ -138,19 +138,33 @@ func (s *subqueries) attachSemiJoins(n Node) (Node, error) {
 // evaluatesSubquery reports whether a node of tree n evaluates an
 // expression that reads result.
 func evaluatesSubquery(n Node, result *expr.SubqueryResult) bool {
-	return Find(n, func(m Node) bool {
-		for _, e := range ClientExprs(m) {
-			found := false
-			expr.Walk(e, func(x expr.Expr) bool {
-				if sq, ok := x.(expr.Subquery); ok && sq.Result == result {
-					found = true
-				}
-				return !found
-			})
-			if found {
-				return true
-			}
-		}
+	return Find(n, func(m Node) bool { return evaluatesIn(ClientExprs(m), result) }) != nil
+}
+
+// testsKeyedSemiJoin reports whether c tests a subquery that a keyed
+// semi-join will read: c must then be evaluated above the whole read.
+func (s *subqueries) testsKeyedSemiJoin(c expr.Expr) bool {
+	if s == nil {
 		return false
-	}) != nil
+	}
+	for _, p := range s.semis {
+		if evaluatesIn([]expr.Expr{c}, p.node.Sub.Result) {
+			return true
+		}
+	}
+	return false
+}
+
+// evaluatesIn reports whether one of es reads result.
+func evaluatesIn(es []expr.Expr, result *expr.SubqueryResult) bool {
+	found := false
+	for _, e := range es {
+		expr.Walk(e, func(x expr.Expr) bool {
+			if sq, ok := x.(expr.Subquery); ok && sq.Result == result {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }

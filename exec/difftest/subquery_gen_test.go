@@ -217,7 +217,7 @@ func (g *sgen) fanout() squery {
 // genSubquery draws one statement.
 func (g *sgen) genSubquery() squery {
 	var q squery
-	switch g.r.IntN(8) {
+	switch g.r.IntN(9) {
 	case 0:
 		q = g.fanout()
 	case 1:
@@ -238,6 +238,9 @@ func (g *sgen) genSubquery() squery {
 			sub = strings.Replace(sub, "SELECT b2.cg", "SELECT b2.bk", 1)
 		}
 		q = squery{sql: "SELECT COUNT(*), SUM(b.bv), MAX(b.bt) FROM {b} b WHERE b.bk IN (" + sub + ")", cols: 3}
+	case 7:
+		g.label("subquery in a join's WHERE")
+		q = squery{sql: fmt.Sprintf("SELECT d.id, a.an FROM {d} d JOIN {a} a ON a.ak = d.ak WHERE %s AND %s", g.dPart(), g.wrap(g.predicate())), cols: 2}
 	case 2:
 		g.label("predicate in the select list (CASE)")
 		q = squery{sql: fmt.Sprintf("SELECT d.id, CASE WHEN %s THEN 'y' ELSE 'n' END FROM {d} d WHERE %s", g.predicate(), g.dPart()), cols: 2}

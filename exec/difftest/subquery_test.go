@@ -194,7 +194,7 @@ var requiredSubqueryConstructs = []string{
 	"IN (SELECT …), uncorrelated", "NOT IN (SELECT …)", "EXISTS, uncorrelated", "scalar aggregate, uncorrelated",
 	"scalar of one item, uncorrelated", "EXISTS, correlated", "NOT EXISTS, correlated", "IN (SELECT …), correlated",
 	"NOT IN (SELECT …), correlated", "scalar aggregate, correlated", "EXISTS, correlated on two columns",
-	"inside OR", "inside NOT", "two subqueries", "nested subquery", "correlated on an attribute that is no key (a Scan)", "scalar subquery in HAVING", "aggregate over a fan-out", "scalar in the select list", "predicate in the select list (CASE)",
+	"inside OR", "inside NOT", "two subqueries", "nested subquery", "correlated on an attribute that is no key (a Scan)", "scalar subquery in HAVING", "aggregate over a fan-out", "subquery in a join's WHERE", "scalar in the select list", "predicate in the select list (CASE)",
 	"fan-out: BatchGetItem by table key", "fan-out: Query by partition key", "fan-out: GSI Query and fetch",
 	"fan-out: BatchGetItem by numeric key", "fan-out with another condition", "fan-out: key = (SELECT …)",
 	"plan: keyed fan-out (BatchGetItem)", "plan: keyed fan-out (Query)", "plan: keyed fan-out (GSI Query)",
