@@ -41,10 +41,25 @@ func (n *KeyedFanout) describe() explainLine {
 		}
 		d = append(d, line)
 	}
-	return explainLine{kind: string(lj.Op), title: title, details: d}
+	return explainLine{kind: "KeyedFanout", title: title, details: d}
 }
 
 func (n *KeyedFanout) jsonFields(w *jsonWriter, o *object) error {
 	o.add("fed_by_subquery", object{{"number", n.Number}, {"sql", n.SQL}, {"scalar", n.Scalar}})
-	return n.Lookup.jsonFields(w, o)
+	return lookupFieldsNoJoin(w, o, n.Lookup)
+}
+
+// lookupFieldsNoJoin adds a lookup template's fields but its join kind:
+// a fan-out or a semi-join joins nothing to the rows it passes.
+func lookupFieldsNoJoin(w *jsonWriter, o *object, lj *LookupJoin) error {
+	var fields object
+	if err := lj.jsonFields(w, &fields); err != nil {
+		return err
+	}
+	for _, f := range fields {
+		if f.k != "join" {
+			*o = append(*o, f)
+		}
+	}
+	return nil
 }

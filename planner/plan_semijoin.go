@@ -47,7 +47,7 @@ func (n *KeyedSemiJoin) describe() explainLine {
 		}
 		d = append(d, line)
 	}
-	return explainLine{kind: string(lj.Op), title: title, details: d}
+	return explainLine{kind: "KeyedSemiJoin", title: title, details: d}
 }
 
 func (n *KeyedSemiJoin) jsonFields(w *jsonWriter, o *object) error {
@@ -56,7 +56,7 @@ func (n *KeyedSemiJoin) jsonFields(w *jsonWriter, o *object) error {
 		o.add("item_filter", n.Filter.String())
 	}
 	o.add("subquery_rows", exprList(n.Items))
-	return n.Lookup.jsonFields(w, o)
+	return lookupFieldsNoJoin(w, o, n.Lookup)
 }
 
 // exprList renders expressions separated by commas.
