@@ -64,7 +64,7 @@ func (s *SubqueryRead) Use() string {
 func (n *Subqueries) describe() explainLine {
 	d := make([]string, 0, len(n.Subs))
 	for _, s := range n.Subs {
-		d = append(d, fmt.Sprintf("subquery %d, read once before the first row (the input after the statement's own): %s — %s", s.Number, s.SQL, s.Use()))
+		d = append(d, fmt.Sprintf("subquery %d, read once before the first row (its plan follows the statement's below): %s — %s", s.Number, s.SQL, s.Use()))
 	}
 	return explainLine{kind: "Subqueries", title: fmt.Sprintf("Subqueries (client): %d read before the statement's rows", len(n.Subs)), client: true, details: d}
 }

@@ -193,6 +193,13 @@ func (sc correlationScope) outerRefs(e sqlparser.SQLNode) ([]*sqlparser.ColName,
 // correlation splits inner = outer (either way round) where outer is a
 // plain column of the outer query and inner refers to none of it.
 func (sc correlationScope) correlation(c sqlparser.Expr) (inner, outer sqlparser.Expr, ok bool) {
+	for {
+		p, isParen := c.(*sqlparser.ParenExpr)
+		if !isParen {
+			break
+		}
+		c = p.Expr
+	}
 	cmp, isCmp := c.(*sqlparser.ComparisonExpr)
 	if !isCmp || cmp.Operator != sqlparser.EqualStr {
 		return nil, nil, false
