@@ -32,7 +32,7 @@ func (sp *selectPlanner) build() (*Plan, error) {
 	case len(sp.froms) > 1:
 		rp, err = sp.planJoin(req)
 	default:
-		rp, err = sp.planSingle(req)
+		rp, err = sp.planSingle(req, sp.conjuncts)
 	}
 	if err != nil {
 		return nil, err

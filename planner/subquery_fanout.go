@@ -19,9 +19,9 @@ import (
 // subquery's rows, the same reads as a literal IN list: BatchGetItem of
 // full keys, or one Query per value, run concurrently. Otherwise the
 // subquery is a client test over the usual read (the Subqueries node).
-func (sp *selectPlanner) planSingle(req readRequest) (*readPlan, error) {
-	r := &reader{src: 0, from: sp.from, conjuncts: sp.conjuncts, opts: sp.opts}
-	i, target := sp.fanoutCandidate()
+func (sp *selectPlanner) planSingle(req readRequest, conjuncts []expr.Expr) (*readPlan, error) {
+	r := &reader{src: 0, from: sp.from, conjuncts: conjuncts, opts: sp.opts}
+	i, target := sp.fanoutCandidate(conjuncts)
 	if target == nil {
 		return r.plan(req)
 	}
@@ -30,7 +30,7 @@ func (sp *selectPlanner) planSingle(req readRequest) (*readPlan, error) {
 	if rp, err := probe.plan(req); err == nil && !NeedsScan(&Plan{Root: rp.node}) {
 		return r.plan(req) // the WHERE has key conditions of its own
 	}
-	rp, err := sp.fanout(req, i, target)
+	rp, err := sp.fanout(req, conjuncts, i, target)
 	if err != nil {
 		var de *diag.Error
 		if errors.As(err, &de) {
@@ -71,9 +71,9 @@ func fanoutOperand(c expr.Expr) (expr.Expr, expr.Subquery, bool) {
 
 // fanoutCandidate finds the first conjunct pk IN (SELECT …), uncorrelated,
 // on a partition key of the table or of one of its GSIs.
-func (sp *selectPlanner) fanoutCandidate() (int, *fanoutTarget) {
+func (sp *selectPlanner) fanoutCandidate(conjuncts []expr.Expr) (int, *fanoutTarget) {
 	t := sp.from.table
-	for i, c := range sp.conjuncts {
+	for i, c := range conjuncts {
 		x, sq, ok := fanoutOperand(c)
 		if !ok {
 			continue
@@ -100,14 +100,14 @@ func (sp *selectPlanner) fanoutCandidate() (int, *fanoutTarget) {
 }
 
 // fanout plans the keyed reads of FROM item 0 fed by the subquery of
-// conjunct i; the other conjuncts run on the client above it.
-func (sp *selectPlanner) fanout(req readRequest, i int, ft *fanoutTarget) (*readPlan, error) {
+// conjuncts[i]; the other conjuncts run on the client above it.
+func (sp *selectPlanner) fanout(req readRequest, conjuncts []expr.Expr, i int, ft *fanoutTarget) (*readPlan, error) {
 	read := sp.b.subq.take(ft.sub.Number)
 	if read == nil {
 		return nil, errors.New("subquery already placed")
 	}
 	var client []expr.Expr
-	for j, c := range sp.conjuncts {
+	for j, c := range conjuncts {
 		if j != i {
 			client = append(client, c)
 		}
@@ -116,7 +116,7 @@ func (sp *selectPlanner) fanout(req readRequest, i int, ft *fanoutTarget) (*read
 	if err != nil {
 		return nil, err
 	}
-	lj.Conditions = []expr.Expr{sp.conjuncts[i]}
+	lj.Conditions = []expr.Expr{conjuncts[i]}
 	lj.Estimate.Note = "one lookup per distinct value the subquery returns"
 	node := &KeyedFanout{Sub: read.Root, Lookup: lj, Number: read.Number, SQL: read.SQL, Scalar: ft.scalar}
 	return &readPlan{node: node, client: client}, nil
