@@ -35,6 +35,8 @@ type binder struct {
 	// columns numbers the statement's columns (columns.go); shared by the
 	// copies the binder makes of itself for nested clauses.
 	columns *columnIDs
+	// subq plans the subqueries of the statement (subquery_bind.go).
+	subq *subqueries
 	// allowAggregates is true where aggregates may appear.
 	allowAggregates bool
 	clause          string // for error messages: "WHERE", "GROUP BY", …
@@ -87,8 +89,10 @@ func (b *binder) bind(e sqlparser.Expr) (expr.Expr, error) {
 		return b.caseExpr(n)
 	case *sqlparser.ConvertExpr:
 		return b.cast(n)
-	case *sqlparser.Subquery, *sqlparser.ExistsExpr:
-		return nil, errorf(diag.CodeUnsupported, "subqueries are not supported")
+	case *sqlparser.Subquery:
+		return b.subquery(n, expr.SubqueryScalar, nil, false)
+	case *sqlparser.ExistsExpr:
+		return b.subquery(n.Subquery, expr.SubqueryExists, nil, false)
 	case *sqlparser.GroupConcatExpr:
 		return nil, errorf(diag.CodeUnsupported, "GROUP_CONCAT is not supported")
 	case sqlparser.ValTuple:
@@ -132,6 +136,9 @@ func (b *binder) comparison(n *sqlparser.ComparisonExpr) (expr.Expr, error) {
 	}
 	switch n.Operator {
 	case sqlparser.InStr, sqlparser.NotInStr:
+		if sq, ok := n.Right.(*sqlparser.Subquery); ok {
+			return b.inSubquery(n, sq)
+		}
 		x, err := b.bind(n.Left)
 		if err != nil {
 			return nil, err

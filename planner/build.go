@@ -40,15 +40,17 @@ func (sp *selectPlanner) build() (*Plan, error) {
 		rp, err = sp.planJoin(req)
 	default:
 		conjuncts, afterUnnest := sp.prepareUnnestRead(&req)
-		r := &reader{src: 0, from: sp.from, conjuncts: conjuncts, opts: sp.opts}
-		if rp, err = r.plan(req); err == nil {
+		if rp, err = sp.planSingle(req, conjuncts); err == nil {
 			sp.flatten(rp, afterUnnest)
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
-	node := rp.node
+	node, err := sp.b.subq.attachSemiJoins(rp.node)
+	if err != nil {
+		return nil, err
+	}
 	if len(rp.client) > 0 {
 		node = &Filter{Input: node, Pred: expr.And(rp.client)}
 	}

@@ -56,6 +56,8 @@ func FromItems(n Node) []int {
 		return []int{t.Source}
 	case *Fetch:
 		return []int{t.Source}
+	case *KeyedFanout:
+		return []int{t.Lookup.Source}
 	case *Union:
 		return []int{t.Source}
 	case *LookupJoin:
@@ -64,6 +66,10 @@ func FromItems(n Node) []int {
 		return append(append([]int(nil), FromItems(t.Probe)...), FromItems(t.Build)...)
 	case *Unnest:
 		return append(append([]int(nil), FromItems(t.Input)...), t.Source)
+	case *Subqueries:
+		return FromItems(t.Input)
+	case *KeyedSemiJoin:
+		return FromItems(t.Input)
 	case *Filter, *Sort, *Limit, *Distinct:
 		return FromItems(n.Inputs()[0])
 	}
@@ -113,6 +119,8 @@ func ClientExprs(n Node) []expr.Expr {
 		for _, f := range t.Funcs {
 			add(f.Args...)
 		}
+	case *KeyedSemiJoin:
+		add(t.Probe) // Filter and Items are the subquery's, in its own columns
 	}
 	return out
 }

@@ -14,6 +14,12 @@ import (
 // an ID, the same FROM item and attribute always have the same one, and no
 // two of them share one.
 func checkColumnIDs(p *planner.Plan) error {
+	return checkScopeIDs(p.Root)
+}
+
+// checkScopeIDs checks the columns of one statement's tree; a subquery's
+// plan (a Subqueries read, a KeyedFanout's input) numbers its own.
+func checkScopeIDs(root planner.Node) error {
 	type attr struct {
 		source int
 		name   string
@@ -21,7 +27,25 @@ func checkColumnIDs(p *planner.Plan) error {
 	ids := map[attr]expr.ColumnID{}
 	of := map[expr.ColumnID]attr{}
 	var bad error
-	planner.Walk(p.Root, func(n planner.Node, _ int) bool {
+	planner.Walk(root, func(n planner.Node, _ int) bool {
+		var nested []planner.Node
+		switch t := n.(type) {
+		case *planner.Subqueries:
+			nested = t.Reads
+			if bad = checkScopeIDs(t.Input); bad != nil {
+				return false
+			}
+		case *planner.KeyedFanout:
+			nested = []planner.Node{t.Sub}
+		}
+		if nested != nil {
+			for _, sub := range nested {
+				if bad = checkScopeIDs(sub); bad != nil {
+					return false
+				}
+			}
+			return false
+		}
 		for _, e := range planner.ClientExprs(n) {
 			for _, c := range expr.Columns(e) {
 				if c.ID <= expr.NoColumn {

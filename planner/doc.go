@@ -90,6 +90,29 @@
 //     FromItems lists, in that order; a projection's or an aggregation's
 //     columns are positions, read by expr.Ref. ClientExprs and Uses say
 //     what each node evaluates and which columns it reads.
+//   - A subquery (scalar, IN, EXISTS, in WHERE, HAVING or the select
+//     list) is planned as a statement of its own, numbering its own columns
+//     (subquery.go). A correlated one is decorrelated first
+//     (subquery_correlate.go): its correlation equalities inner = outer.col
+//     leave its WHERE and their inner sides lead its rows, which the outer
+//     expression looks up by the outer values (a client semi- or anti-join;
+//     a grouped join for a correlated aggregate, whose missing groups yield
+//     the aggregate over no rows); any other reference to the outer query
+//     is an unsupported error naming it. Its rows are read once, before the
+//     statement's first row (the Subqueries node above the plan), so its
+//     reads follow the Scan rule and count in the estimates like any other.
+//     The one exception is key IN (SELECT …) on the partition key of the
+//     table or a GSI when the WHERE has no key condition of its own: that
+//     conjunct becomes a KeyedFanout (subquery_fanout.go), the reads of a
+//     literal IN list (BatchGetItem of full keys, or a Query per value)
+//     fed by the subquery's rows, each distinct value read once. And a
+//     correlated EXISTS or IN whose decorrelated read would be a Scan but
+//     that correlates on the partition key of its table or a GSI is a
+//     KeyedSemiJoin (subquery_semijoin.go) above the outer read: the outer
+//     values are looked up by key as the rows arrive, before anything above
+//     tests them (a correlated aggregate is folded per value: a keyed
+//     grouped join); where a node of the read would test the subquery itself
+//     (a branch of a union), it is read whole instead, under the Scan rule.
 //   - Errors are *diag.Error of phase plan with a stable Code; the error
 //     of a refused Scan has a *ScanNeeded cause (what the Scan would read).
 //   - A double-quoted name is a name, never a string, even where a value

@@ -241,6 +241,16 @@ func TotalEstimate(p *Plan) Estimate {
 			}
 		case *Fetch:
 			total = total.Add(t.Estimate)
+		case *KeyedSemiJoin:
+			total = total.Add(t.Lookup.Estimate)
+			if t.Lookup.Fetch != nil {
+				total = total.Add(t.Lookup.Fetch.Estimate)
+			}
+		case *KeyedFanout:
+			total = total.Add(t.Lookup.Estimate)
+			if t.Lookup.Fetch != nil {
+				total = total.Add(t.Lookup.Fetch.Estimate)
+			}
 		}
 		return true
 	})

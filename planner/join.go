@@ -37,6 +37,9 @@ type joinPlanner struct {
 	// sparse is per item: why its index hint keeps it from being read on
 	// its own (nil: it does not).
 	sparse []error
+	// late are conditions that test a subquery read by a keyed semi-join,
+	// which sits above the join: they filter the joined rows at the end.
+	late []expr.Expr
 }
 
 // poolCond is a multi-item condition; step >= 0 ties an ON condition of a
@@ -117,7 +120,7 @@ func (sp *selectPlanner) planJoin(req readRequest) (*readPlan, error) {
 			markUsed(used, above)
 		}
 	}
-	var post []expr.Expr
+	post := append([]expr.Expr(nil), jp.late...)
 	for i, pc := range jp.pool {
 		if !used[i] {
 			post = append(post, pc.cond)
@@ -133,6 +136,10 @@ func (sp *selectPlanner) planJoin(req readRequest) (*readPlan, error) {
 func (jp *joinPlanner) classify() {
 	sp := jp.sp
 	filter := func(c expr.Expr) {
+		if sp.b.subq.testsKeyedSemiJoin(c) {
+			jp.late = append(jp.late, c)
+			return
+		}
 		if srcs := sourcesOf(c); len(srcs) == 1 && jp.kinds[srcs[0]] != JoinLeft {
 			jp.perSource[srcs[0]] = append(jp.perSource[srcs[0]], c)
 			return
@@ -166,6 +173,7 @@ func (jp *joinPlanner) needsOf(s int) needs {
 	for _, pc := range jp.pool {
 		es = append(es, pc.cond)
 	}
+	es = append(es, jp.late...)
 	return needs{star: sp.star}.with(es, s)
 }
 

@@ -64,12 +64,22 @@ type selectPlanner struct {
 
 // PlanSelect compiles a SELECT into a plan.
 func PlanSelect(ctx context.Context, cat Catalog, in SelectInput, opts Options) (*Plan, error) {
+	return planSelectWith(ctx, cat, in, opts, nil)
+}
+
+// planSelectWith plans a SELECT whose subqueries subq plans (nil: a
+// statement of its own, not nested in another).
+func planSelectWith(ctx context.Context, cat Catalog, in SelectInput, opts Options, subq *subqueries) (*Plan, error) {
 	sp := &selectPlanner{ctx: ctx, cat: cat, opts: opts, ast: in.AST, texts: in.ItemTexts, count: -1}
 	if err := sp.resolveFrom(in.Paths); err != nil {
 		return nil, err
 	}
 	sp.b.now = opts.Now
 	sp.b.windows = in.Windows
+	if subq == nil {
+		subq = &subqueries{ctx: ctx, cat: cat, opts: opts, paths: in.Paths}
+	}
+	sp.b.subq = subq
 	suspects := sp.suspectQuoted(in.QuotedValues)
 	if err := sp.bindClauses(); err != nil {
 		return nil, withQuotedHint(err, suspects)
@@ -79,6 +89,7 @@ func PlanSelect(ctx context.Context, cat Catalog, in SelectInput, opts Options) 
 		return nil, withQuotedHint(err, suspects)
 	}
 	markReadAhead(p.Root, sp.count < 0)
+	subq.wrap(p)
 	if len(suspects) > 0 {
 		p.Notes = append(p.Notes, quotedNote(suspects))
 	}

@@ -455,4 +455,29 @@
 //   - planner/selectlist.go, build.go, exec/engine/starop.go: SELECT a.* in a join
 //     printed every table's attributes, as SELECT * does; it now prints
 //     a's, with the Sort below the projection (TestJoinBugQualifiedStar).
+//
+// # Subqueries
+//
+// TestSubqueryDifferential (subquery_*_test.go) runs 300 generated
+// statements (DDBSQL_DIFFTEST_SUBQUERY_QUERIES; replay one with
+// DDBSQL_DIFFTEST_SEED and DDBSQL_DIFFTEST_SUBQUERY_QUERY) with subqueries
+// over the join dataset and compares the rows with SQLite's as multisets.
+// The join attributes' NULLs, missing values, duplicates and wrong types are
+// on both sides of IN, so NOT IN meets a NULL on the left and sets holding a
+// NULL, and empty sets. The statements: x [NOT] IN (SELECT …) uncorrelated
+// (sets read by key, one nested in another); [NOT] EXISTS uncorrelated;
+// scalar aggregates (MAX, MIN, COUNT, SUM, over no rows too) and scalar
+// reads of one item (or none: NULL) compared with a column; correlated [NOT]
+// EXISTS (on one column or two), [NOT] IN and scalar aggregates (COUNT 0 and
+// NULL for outer values without rows), decorrelated into client semi-, anti-
+// and grouped joins (their subqueries often need a Scan: a statement refused
+// with scan_not_allowed is re-run with AllowScan); each inside OR, NOT, with
+// a second subquery, as a CASE condition in the select list, or as a scalar
+// in the select list or in HAVING; aggregates over a fan-out; and key IN
+// (SELECT …) on ja's key, jb's partition key, jc's GSI partition key (with
+// the fetch of cx) and jc's numeric key, and jc's key = (SELECT …) of one
+// item, which must plan as keyed fan-outs (coverage checks EXPLAIN),
+// sometimes with another condition; correlations on jb's and ja's keys and
+// jc's GSI key plan as keyed semi-joins and keyed grouped joins, those on
+// attributes that are no key (jb.bt, ja.at) need a Scan.
 package difftest

@@ -44,6 +44,9 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 	if u, ok := n.(*planner.Union); ok {
 		return buildUnion(env, u, leaf)
 	}
+	if sq, ok := n.(*planner.Subqueries); ok {
+		return buildSubqueries(env, sq, leaf)
+	}
 	inputs := n.Inputs()
 	want := 1
 	if _, ok := n.(*planner.HashJoin); ok {
@@ -62,6 +65,10 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 		return newHashJoinOp(env, t, ins[0], ins[1]), nil
 	case *planner.LookupJoin:
 		return newLookupJoinOp(env, t, in), nil
+	case *planner.KeyedFanout:
+		return newKeyedFanoutOp(env, t, in), nil
+	case *planner.KeyedSemiJoin:
+		return newKeyedSemiJoinOp(env, t, in), nil
 	case *planner.Fetch:
 		return &fetchOp{env: env, node: t, input: in}, nil
 	case *planner.Filter:

@@ -99,6 +99,19 @@
 //     holds, beside what the sort still reserves; one partition past the
 //     limit, or no Env.Spill, fails with spill.Exceeded naming the window
 //     operator.
+//   - Subqueries (subqueries.go) reads each subquery to its end at its
+//     first Next, before it asks its input for a row, copying the values
+//     into eval.SubqueryRows, which the expressions look up; what the rows
+//     retain is reserved from Env.Memory (they cannot spill: past the limit
+//     the statement fails with spill.Exceeded naming the subquery) and
+//     released at Close (subquerymem.go). A keyed
+//     fan-out (keyedfanout.go) pulls its subquery's batches round by round,
+//     looks each distinct value up once through exec/read (the reads of a
+//     lookup join), and returns the items found as a table's batch. A
+//     keyed semi-join (semijoin.go) looks up each input batch's fresh probe
+//     values the same way, adds the subquery's rows for them (folding a
+//     correlated aggregate per correlation key with the accumulators of
+//     GROUP BY), and only then passes the batch on unchanged.
 //   - A statement either returns every matching row or fails with an error;
 //     it never returns a shorter result silently.
 //   - Every goroutine exec starts runs its work under Safely (exec/read):

@@ -22,7 +22,9 @@
 //     proves both directions, and that arguments of the catalogue's types
 //     give a result of its Result type or NULL.
 //   - Evaluation is pure and row-local: no state survives a call, so one
-//     expression can be evaluated concurrently over different rows.
+//     expression can be evaluated concurrently over different rows. A
+//     subquery's rows (SubqueryRows, subquery.go) are stored once before
+//     the first row is evaluated and only read after.
 //   - A result may share memory with the row's values: an argument passed
 //     through (coalesce, if, a column), a substring of a string. Over a row
 //     read in place from an Arrow batch it is valid only while the batch is
@@ -154,10 +156,18 @@
 //	Column path x[i]          element i of a list; NULL when out of range or x is not a
 //	                          list, except on a set (SS/NS/BS): sets are unordered, so
 //	                          that is a "set_index" error with a hint (contains(x, …)).
+//	(SELECT x …)              The value of the subquery's one row (for a correlated one, the
+//	                          row of the outer values); NULL without a row; more than one
+//	                          row is a "subquery_rows" error.
+//	EXISTS (SELECT …)         TRUE iff the subquery has a row (for the outer values).
+//	x IN (SELECT c …)         No rows → FALSE (even for a NULL x); x NULL → UNKNOWN; x equal
+//	                          to a value (DynamoDB equality) → TRUE; else UNKNOWN if a value
+//	                          is NULL, else FALSE. NOT IN negates (UNKNOWN stays).
+//	                          Correlation values that hold a NULL match no row.
 //	Aggregate node            "internal" error.
 //	unknown function          "unknown_function" error; wrong arity "argument".
 //
 // Error codes: overflow, type, argument, unknown_function, internal,
-// set_index (declared in parser/diag). An error may carry a Hint saying
+// set_index, subquery_rows (declared in parser/diag). An error may carry a Hint saying
 // what to write instead.
 package eval

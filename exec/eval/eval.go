@@ -59,6 +59,8 @@ func Eval(e expr.Expr, row Row) (value.Value, error) {
 		return evalCase(t, row)
 	case expr.Cast:
 		return cast(t, row)
+	case expr.Subquery:
+		return subqueryValue(t, row)
 	case expr.Aggregate:
 		return value.Value{}, errorf(diag.CodeInternal, "aggregate %s reached the row evaluator; the aggregation operator must replace it", t.String())
 	case nil:

@@ -99,6 +99,8 @@ func truth(e expr.Expr, row Row) (Truth, error) {
 		return like(t, row)
 	case expr.IsNull:
 		return isNull(t, row)
+	case expr.Subquery:
+		return subqueryTruth(t, row)
 	}
 	v, err := Eval(e, row)
 	if err != nil {

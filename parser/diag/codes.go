@@ -135,6 +135,8 @@ const (
 	CodeArgument Code = "argument"
 	// CodeSetIndex: a list index applied to a set (sets are unordered).
 	CodeSetIndex Code = "set_index"
+	// CodeSubqueryRows: a scalar subquery returned more than one row.
+	CodeSubqueryRows Code = "subquery_rows"
 )
 
 // Codes of the load phase (offline data: --data, --demo).

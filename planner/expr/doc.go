@@ -12,6 +12,8 @@
 // aggregates appear only where the planner allows them and are replaced by
 // Ref nodes above the aggregation; window functions (Window) appear only
 // in the select list and ORDER BY and are replaced by Ref nodes above the
-// window operator. String renders an expression back as SQL
+// window operator; a Subquery node refers to a subquery planned on its own,
+// whose rows exec stores in its SubqueryResult before any row of the
+// statement is evaluated. String renders an expression back as SQL
 // for EXPLAIN.
 package expr

@@ -220,6 +220,12 @@ func Children(e Expr) []Expr {
 		}
 	case Window:
 		return windowChildren(t)
+	case Subquery:
+		var out []Expr
+		if t.X != nil {
+			out = append(out, t.X)
+		}
+		return append(out, t.Outer...)
 	}
 	return nil
 }

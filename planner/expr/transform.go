@@ -85,6 +85,18 @@ func Transform(e Expr, fn func(Expr) (out Expr, done bool, err error)) (Expr, er
 		return n, err
 	case Window:
 		return transformWindow(n, sub)
+	case Subquery:
+		if n.X, err = sub(n.X); err != nil {
+			return nil, err
+		}
+		outer := make([]Expr, len(n.Outer))
+		for i, x := range n.Outer {
+			if outer[i], err = sub(x); err != nil {
+				return nil, err
+			}
+		}
+		n.Outer = outer
+		return n, nil
 	}
 	return e, nil
 }
