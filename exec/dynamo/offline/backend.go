@@ -37,9 +37,9 @@ type lazyTable struct {
 	ps       *plannedSource
 	typeFrom []pos // where the key types were inferred
 
-	mu     sync.Mutex
-	loaded bool
-	err    error // the load's error, met again by every later load
+	mu     sync.Mutex  // held by a load
+	loaded atomic.Bool // set once loaded, never cleared
+	err    error       // the load's error, met again by every later load
 	loads  int
 }
 
@@ -54,9 +54,7 @@ func (b *Backend) Loaded(table string) bool {
 	if lt == nil {
 		return true
 	}
-	lt.mu.Lock()
-	defer lt.mu.Unlock()
-	return lt.loaded
+	return lt.loaded.Load()
 }
 
 // Loads counts the loads of the tables read from files.
@@ -96,9 +94,12 @@ func (b *Backend) ensure(ctx context.Context, tables ...string) error {
 }
 
 func (b *Backend) load(ctx context.Context, lt *lazyTable) error {
+	if lt.loaded.Load() {
+		return nil
+	}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	if lt.loaded {
+	if lt.loaded.Load() {
 		return nil
 	}
 	if lt.err != nil {
@@ -125,7 +126,7 @@ func (b *Backend) load(ctx context.Context, lt *lazyTable) error {
 		}
 		return b.reword(err)
 	}
-	lt.loaded = true
+	lt.loaded.Store(true)
 	return nil
 }
 
@@ -158,7 +159,10 @@ func (b *Backend) loadError(err error) error {
 	return err
 }
 
-// streamed is the table a Scan streams, or nil when the DB serves it.
+// streamed is the table a Scan streams, or nil when the DB serves it: a
+// table not loaded yet, or one loaded while this Scan was streaming it (a
+// stream is kept at its start key), whose pages go on in the stream's
+// order. A scan is never held up by a load.
 func (b *Backend) streamed(in *dynamodb.ScanInput) *lazyTable {
 	if in.TableName == nil || in.IndexName != nil {
 		return nil
@@ -167,12 +171,15 @@ func (b *Backend) streamed(in *dynamodb.ScanInput) *lazyTable {
 	if lt == nil {
 		return nil
 	}
-	lt.mu.Lock()
-	defer lt.mu.Unlock()
-	if lt.loaded {
+	if lt.loaded.Load() && !b.cursors.has(cursorKeyOf(lt, in)) {
 		return nil
 	}
 	return lt
+}
+
+// cursorKeyOf is where a stream that in continues is kept.
+func cursorKeyOf(lt *lazyTable, in *dynamodb.ScanInput) cursorKey {
+	return cursorKey{table: lt.ps.spec.name, segment: aws.ToInt32(in.Segment), total: aws.ToInt32(in.TotalSegments), after: keyID(in.ExclusiveStartKey)}
 }
 
 // DescribeTable is the DB's, with an unloaded table's item count taken
@@ -237,8 +244,7 @@ func (b *Backend) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func
 // ExclusiveStartKey, or starts one, and keeps the stream for the next page
 // while there is one.
 func (b *Backend) streamPage(in *dynamodb.ScanInput, lt *lazyTable, page func(memdb.ScanSource) (*dynamodb.ScanOutput, error)) (*dynamodb.ScanOutput, error) {
-	key := cursorKey{table: lt.ps.spec.name, segment: aws.ToInt32(in.Segment), total: aws.ToInt32(in.TotalSegments)}
-	key.after = keyID(in.ExclusiveStartKey)
+	key := cursorKeyOf(lt, in)
 	st := b.cursors.take(key)
 	positioned := st != nil
 	feed := &openingFeed{st: st, open: func() *stream {

@@ -51,6 +51,16 @@ func (c *cursors) take(k cursorKey) *stream {
 	return cur.st
 }
 
+// has reports whether a stream is kept under k.
+func (c *cursors) has(k cursorKey) bool {
+	if k.after == "" {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[k] != nil
+}
+
 // put keeps st under k, dropping the oldest kept stream past maxCursors.
 func (c *cursors) put(k cursorKey, st *stream) {
 	c.mu.Lock()

@@ -58,7 +58,10 @@
 //     memdb, counted into a Progress handed to Options.Loading (ddbsql's
 //     loading line). From then on every request reads the loaded table.
 //     A load that fails empties the table and fails every later load with
-//     the same error (the files are what they were).
+//     the same error (the files are what they were). A Scan that was
+//     streaming the table when it got loaded (a join reading it both ways)
+//     goes on streaming, so its pages keep one order; a load never waits
+//     for scans, nor scans for a load.
 //   - DescribeTable never loads: before loading it reports the itemCount
 //     of an export's manifests (else 0, which the planner shows as
 //     unknown) and no size.

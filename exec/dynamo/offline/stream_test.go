@@ -206,3 +206,50 @@ func TestStreamTypesFromFirstItem(t *testing.T) {
 		t.Errorf("scan: %v, %d items, %d loads", err, scanned, b.Loads())
 	}
 }
+
+// TestLoadDuringStream: a table loaded while a Scan streams it (a join
+// reading it both ways) does not change that Scan's pages: they go on in
+// the stream's order; a new Scan reads the loaded table.
+func TestLoadDuringStream(t *testing.T) {
+	var ls []string
+	for i := range 40 {
+		ls = append(ls, `{"PK":{"S":"p`+itoa(i%7)+`"},"SK":{"N":"`+itoa(i)+`"}}`)
+	}
+	p := write(t, t.TempDir(), "tab.jsonl", lines(ls...))
+	b, err := Open(ctx, newDB(), []Source{{Path: p, Keys: pkSK}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	first, err := b.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tab"), Limit: aws.Int32(5)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Query(ctx, eq("tab", "", "PK", S("p1"))); err != nil || !b.Loaded("tab") {
+		t.Fatalf("Query: %v, loaded %v", err, b.Loaded("tab"))
+	}
+	seen := map[string]bool{}
+	for _, it := range first.Items {
+		seen[sOf(it, "SK")] = true
+	}
+	in := &dynamodb.ScanInput{TableName: aws.String("tab"), Limit: aws.Int32(5), ExclusiveStartKey: first.LastEvaluatedKey}
+	for in.ExclusiveStartKey != nil {
+		out, err := b.Scan(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range out.Items {
+			if seen[sOf(it, "SK")] {
+				t.Fatalf("item %s read twice", sOf(it, "SK"))
+			}
+			seen[sOf(it, "SK")] = true
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	if len(seen) != 40 || b.streams.Load() != 1 {
+		t.Errorf("%d items read by %d streams, want 40 by 1", len(seen), b.streams.Load())
+	}
+	if _, _, _, _, err := scanAll(t, b, dynamodb.ScanInput{TableName: aws.String("tab")}, true); err != nil || b.streams.Load() != 1 {
+		t.Errorf("a new Scan after loading: %v, %d streams", err, b.streams.Load())
+	}
+}
