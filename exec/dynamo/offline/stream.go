@@ -20,8 +20,10 @@ type streamBatch struct {
 	err   error
 }
 
-// streamAhead is how many batches a stream decodes before they are read.
-const streamAhead = 4
+// streamAhead is how many batches a stream decodes before they are read:
+// about a 1 MB page of typical items, so that decoding the next page
+// overlaps with the reader's work on this one.
+const streamAhead = 16
 
 type stream struct {
 	cancel  context.CancelFunc
