@@ -215,9 +215,9 @@ func readStdin(ctx context.Context, in io.Reader) (string, error) {
 	}
 }
 
-// connect opens the session on DynamoDB or on the offline backend (which
-// loads its --data tables at once when eager, for the REPL); the function
-// it returns stops what the backend still reads.
+// connect connects to DynamoDB or opens the offline backend (which loads
+// its --data tables at once when eager, for the REPL); the function it
+// returns stops what the backend still reads.
 func connect(ctx context.Context, cfg *config, st streams, eager bool) (*session.Session, func(), error) {
 	var client dynamo.Client = st.client
 	var raw rawpage.Reader // the fast read path: DynamoDB's bodies, or memdb's rendered pages

@@ -33,11 +33,11 @@
 // # Measured
 //
 // On the 2-core development machine, shared and heavily loaded (load
-// average 8–12, one run), ddbsql took 1.06–1.6× the wall time of DuckDB on
-// one thread with half its peak RSS (92 and 191 MiB at 200 k and 1 M
-// items). When it loaded the export into its in-process DynamoDB first,
-// it took 2.6× at 1 M items with 1.5 GiB; with value trees before that,
-// 4.8× with 7.2 GiB.
+// average 7–12, best of 3 runs), ddbsql took 1.49× the wall time of DuckDB
+// on one thread at 200 k items and 1.44× at 1 M items, with less than
+// half its peak RSS (87 and 187 MiB against 206 and 365). When it loaded
+// the export into its in-process DynamoDB first, it took 2.6× at 1 M items
+// with 1.5 GiB; with value trees before that, 4.8× with 7.2 GiB.
 //
 // Phase: a developer tool, never run by `go test ./...` (its tests only
 // check the parsing and comparing of answers). It imports internal/exportgen
