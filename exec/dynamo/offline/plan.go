@@ -23,11 +23,22 @@ func (l *loader) run(ps *plannedSource, s *sink) error {
 	return l.runItems(ps, s)
 }
 
-// itemCount is the number of items the manifests say an export holds, or
+// itemCount is the number of items the manifests say an export holds
+// (the summary's itemCount, else the sum of its data files' counts), or
 // nil when they do not say (or the source is a file of items).
 func (ps *plannedSource) itemCount() *int64 {
-	if ps.kind == kindExport {
+	if ps.kind != kindExport {
+		return nil
+	}
+	if ps.sum.ItemCount != nil {
 		return ps.sum.ItemCount
 	}
-	return nil
+	var n int64
+	for _, f := range ps.files {
+		if f.ItemCount == nil {
+			return nil
+		}
+		n += *f.ItemCount
+	}
+	return &n
 }

@@ -184,6 +184,20 @@ func TestDescribeBeforeLoading(t *testing.T) {
 	}
 }
 
+// Without manifest-summary.json, the data files' counts add up.
+func TestDescribeWithoutSummary(t *testing.T) {
+	dir := makeExport(t, t.TempDir(), "Users", usersExport, nil)
+	b, err := Open(ctx, newDB(), []Source{{Path: dir, Table: "Users", Keys: pkSK}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	out, err := b.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Users")})
+	if err != nil || aws.ToInt64(out.Table.ItemCount) != 5 || b.Loaded("Users") {
+		t.Errorf("DescribeTable: %v, %v items, loaded %v", err, out.Table.ItemCount, b.Loaded("Users"))
+	}
+}
+
 // TestStreamTypesFromFirstItem: key types not given are the first item's,
 // read by Open alone; an empty file's keys are S.
 func TestStreamTypesFromFirstItem(t *testing.T) {
