@@ -19,6 +19,7 @@ require (
 	github.com/creack/pty v1.1.24
 	github.com/google/btree v1.1.3
 	github.com/jedib0t/go-pretty/v6 v6.8.3
+	github.com/klauspost/compress v1.19.2
 	github.com/mattn/go-runewidth v0.0.20
 	github.com/mattn/go-shellwords v1.0.16
 	github.com/schollz/progressbar/v3 v3.19.1
@@ -49,7 +50,6 @@ require (
 	github.com/goccy/go-json v0.10.6 // indirect
 	github.com/google/flatbuffers v25.12.19+incompatible // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/klauspost/compress v1.19.2 // indirect
 	github.com/klauspost/cpuid/v2 v2.4.0 // indirect
 	github.com/mattn/go-colorable v0.1.7 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect

@@ -207,16 +207,23 @@ func sourceOf(path string, sources []offline.Source) int {
 
 // offlineClient is the in-process backend, named for the REPL prompt.
 type offlineClient struct {
-	*memdb.DB
+	*offline.Backend
 	label string
 }
 
 // Label names the connection ("demo" or "offline").
 func (c offlineClient) Label() string { return c.label }
 
-// openOffline loads the demo and/or --data sources into an in-process,
-// read-only DynamoDB.
-func openOffline(ctx context.Context, cfg *config, progress io.Writer) (offlineClient, error) {
+// offlineOpened, when set (by tests), sees the offline backend once it is
+// open.
+var offlineOpened func(*offline.Backend)
+
+// openOffline opens an in-process, read-only DynamoDB with the demo tables
+// and/or the --data sources. An export or a file of items is read from its
+// files by every Scan until a statement needs it loaded (see
+// offline.Backend); eager loads them all now, with the loading line on a
+// terminal.
+func openOffline(ctx context.Context, cfg *config, progress io.Writer, eager bool) (offlineClient, error) {
 	db := memdb.New()
 	label := "offline"
 	if cfg.demo {
@@ -228,15 +235,22 @@ func openOffline(ctx context.Context, cfg *config, progress io.Writer) (offlineC
 			return offlineClient{}, fmt.Errorf("loading the demo tables: %w", err)
 		}
 	}
-	if len(cfg.data.sources) > 0 {
-		prog := offline.NewProgress()
-		stop := startLoadProgress(progress, prog)
-		_, err := offline.LoadProgress(ctx, db, cfg.data.sources, prog)
-		stop()
-		if err != nil {
-			return offlineClient{}, keyLoadError(err, &cfg.data)
+	opts := offline.Options{
+		Loading: func(_ string, p *offline.Progress) func() { return startLoadProgress(progress, p) },
+		Reword:  func(err error) error { return keyLoadError(err, &cfg.data) },
+	}
+	b, err := offline.Open(ctx, db, cfg.data.sources, opts)
+	if err != nil {
+		return offlineClient{}, err
+	}
+	if eager {
+		if err := b.LoadAll(ctx); err != nil {
+			b.Close()
+			return offlineClient{}, err
 		}
 	}
-	db.Freeze()
-	return offlineClient{DB: db, label: label}, nil
+	if offlineOpened != nil {
+		offlineOpened(b)
+	}
+	return offlineClient{Backend: b, label: label}, nil
 }

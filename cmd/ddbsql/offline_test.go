@@ -52,9 +52,13 @@ func TestData(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(lines+"{\"PK\":{\"S\":\"u3\"},\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r = invoke([]string{"--data", bad, "--key", "PK,SK", "-e", "SHOW TABLES"}, "")
-	if r.code != 1 || !strings.HasPrefix(r.err, "error: ") || !strings.Contains(r.err, "bad.jsonl:4") {
-		t.Fatalf("a bad file must fail naming the file and line: exit %d, err %q", r.code, r.err)
+	// A bad line is met by the statement that reads it: a scan streams
+	// the file, a keyed read loads it.
+	for _, stmt := range []string{"SELECT COUNT(*) FROM bad", "SELECT * FROM bad WHERE PK = 'u1'"} {
+		r = invoke([]string{"--data", bad, "--key", "PK,SK", "--allow-scan", "-e", stmt}, "")
+		if r.code != 1 || !strings.HasPrefix(r.err, "error: ") || !strings.Contains(r.err, "bad.jsonl:4") || r.out != "" {
+			t.Fatalf("%s: a bad file must fail naming the file and line, printing nothing: exit %d, out %q, err %q", stmt, r.code, r.out, r.err)
+		}
 	}
 	r = invoke([]string{"--data", good, "-e", "SHOW TABLES"}, "")
 	if r.code != 1 || !strings.Contains(r.err, "--key") {

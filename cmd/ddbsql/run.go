@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
-	"github.com/ddbsql/ddbsql/exec/dynamo/offline"
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/dynamo/wire"
 	"github.com/ddbsql/ddbsql/exec/engine"
@@ -97,13 +96,14 @@ func execute(ctx context.Context, args []string, st streams) (int, error) {
 	if !ok {
 		return code, nil
 	}
-	sess, err := connect(ctx, cfg, st)
+	sess, closeClient, err := connect(ctx, cfg, st, toREPL)
 	if err != nil {
 		if output != nil {
 			output.Close()
 		}
 		return exitError, err
 	}
+	defer closeClient()
 	if toREPL {
 		if cfg.stats == "" {
 			if err := sess.SetStats(session.StatsText); err != nil {
@@ -215,21 +215,25 @@ func readStdin(ctx context.Context, in io.Reader) (string, error) {
 	}
 }
 
-func connect(ctx context.Context, cfg *config, st streams) (*session.Session, error) {
+// connect connects to DynamoDB or opens the offline backend (which loads
+// its --data tables at once when eager, for the REPL); the function it
+// returns stops what the backend still reads.
+func connect(ctx context.Context, cfg *config, st streams, eager bool) (*session.Session, func(), error) {
 	var client dynamo.Client = st.client
 	var raw rawpage.Reader // the fast read path: DynamoDB's bodies, or memdb's rendered pages
+	closeClient := func() {}
 	if client == nil && (cfg.demo || len(cfg.data.sources) > 0) {
-		oc, err := openOffline(ctx, cfg, st.progress)
+		oc, err := openOffline(ctx, cfg, st.progress, eager)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		client, raw = oc, offline.RawReader(oc.DB)
+		client, raw, closeClient = oc, oc.Raw(), oc.Close
 	}
 	if client == nil {
 		conn, err := dynamo.Connect(ctx, dynamo.ConnectOptions{EndpointURL: cfg.endpointURL, Region: cfg.region, Profile: cfg.profile,
 			MetadataAttemptTimeout: metadataAttemptTimeout})
 		if err != nil {
-			return nil, engine.ConnectError(err)
+			return nil, nil, engine.ConnectError(err)
 		}
 		client = conn.Client
 		raw = wire.New(conn.Client)
@@ -245,7 +249,7 @@ func connect(ctx context.Context, cfg *config, st streams) (*session.Session, er
 		sc.Progress, sc.OutRedirected = st.progress, st.outRedirected || cfg.output != ""
 	}
 	s := session.New(client, st.out, st.err, sc)
-	return s, nil
+	return s, closeClient, nil
 }
 
 // printError writes an error as "error: …" with any further lines (source

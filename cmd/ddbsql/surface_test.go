@@ -106,12 +106,12 @@ func TestCommandLineSurface(t *testing.T) {
 		{name: "flag without its value", args: []string{"-e"}, code: 2, want: "-e needs a value"},
 		{name: "bad --key", args: []string{"--data", items, "--key", "PK:X", "-e", "SHOW TABLES"}, code: 2, want: `--key PK:X for table items: key PK: type "X" is not S, N or B (--key applies to the --data before it)`},
 		{name: "empty --key", args: []string{"--data", items, "--key", "", "-e", "SHOW TABLES"}, code: 2, want: "empty key attribute name"},
-		{name: "--key of the wrong type", args: []string{"--data", items, "--key", "PK:N", "-e", "SHOW TABLES"}, code: 1, want: "key PK is S here, but the table's PK is N"},
+		{name: "--key of the wrong type", args: []string{"--data", items, "--key", "PK:N", "--allow-scan", "-e", "SELECT * FROM items"}, code: 1, want: "key PK is S here, but the table's PK is N"},
 
 		// Data files.
 		{name: "missing --data", args: []string{"--data", filepath.Join(dir, "nope.json"), "--key", "PK", "-e", "SHOW TABLES"}, code: 1, want: "cannot read: no such file"},
 		{name: "binary --data", args: []string{"--data", binary, "--key", "PK", "-e", "SHOW TABLES"}, code: 1, want: "unknown format"},
-		{name: "truncated --data", args: []string{"--data", truncated, "--key", "PK", "-e", "SHOW TABLES"}, code: 1, want: "truncated.json"},
+		{name: "truncated --data", args: []string{"--data", truncated, "--key", "PK", "--allow-scan", "-e", "SELECT * FROM truncated"}, code: 1, want: "truncated.json"},
 		{name: "cut gzip --data", args: []string{"--data", badGzip, "--key", "PK", "-e", "SHOW TABLES"}, code: 1, want: "gzip"},
 		{name: "good --data", args: []string{"--data", items, "--key", "PK", "--format", "csv", "-e", "SELECT n FROM items WHERE PK = 'b'"}, want: "n\n2\n"},
 

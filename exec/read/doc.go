@@ -59,5 +59,7 @@
 //   - A read either returns every item it should or fails with an error:
 //     UnprocessedKeys are re-sent with backoff until none remain (or the
 //     statement fails), and --max-rcu stops a statement with an error.
-//   - Errors are *Error with a stable Code.
+//   - Errors are *Error with a stable Code. A *diag.Error of phase load
+//     that a read meets (an offline --data table streamed from its files
+//     finding a bad item) is passed through as it is, code and text.
 package read

@@ -48,8 +48,8 @@ func unreadableItem(err error) (*diag.Error, bool) {
 // DynamoError explains an error from a DynamoDB call. op names the call.
 func DynamoError(op string, err error) error {
 	var ee *diag.Error
-	if errors.As(err, &ee) && (ee.Phase == diag.Execute || ee.Phase == diag.Connect) {
-		return ee
+	if errors.As(err, &ee) && (ee.Phase == diag.Execute || ee.Phase == diag.Connect || ee.Phase == diag.Load) {
+		return ee // Load: a --data file read while the statement runs (bad JSON, a duplicate key)
 	}
 	if e, ok := unreadableItem(err); ok {
 		return e

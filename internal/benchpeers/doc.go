@@ -12,7 +12,8 @@
 // is missing or older than the lockfile), and runs as child processes:
 //
 //   - ddbsql --data orders=DIR --key PK,SK --allow-scan --format csv -e …
-//     (load the export into the in-process DynamoDB, then the statement);
+//     (a scan-only -e statement: the export is streamed from its files,
+//     never loaded);
 //   - node testdata/peers/query.mjs THREADS … with THREADS 1 and all CPUs:
 //     read_json over the same .json.gz files, Item.status.S and
 //     Item.total.N cast to DECIMAL(38,2), the same GROUP BY.
@@ -25,20 +26,18 @@
 // the command exit 1 after printing what differs.
 //
 // DuckDB is given the two attributes' types (columns = {Item: …}), so it
-// parses only what the statement reads; ddbsql loads every attribute of
-// every item into its in-process DynamoDB first, then Scans. The ratios
-// therefore compare "load an export and query it" with "query the files".
+// parses only what the statement reads; ddbsql decodes and checks every
+// attribute of every item (JSON, keys, duplicate keys, what DynamoDB would
+// accept) as a load does, and serves the Scan pages from that stream.
 //
 // # Measured
 //
-// On the 2-core development machine (8 data files, best of 3 runs, the
-// machine shared), ddbsql took 1.9–2.7× the wall time of DuckDB on one
-// thread at 200 k items (17 MiB gzipped) and 4.8× at 1 M items (84 MiB),
-// with 7× and 20× its peak RSS (1.5 GiB and 7.2 GiB against 0.2 and
-// 0.36 GiB). Almost all of ddbsql's time is the load (a Query of one
-// partition after the same load takes as long as the GROUP BY), and its
-// memory the items held as value trees, about 3.7 KB of heap per item of
-// 255 bytes.
+// On the 2-core development machine, shared and heavily loaded (load
+// average 7–12, best of 3 runs), ddbsql took 1.49× the wall time of DuckDB
+// on one thread at 200 k items and 1.44× at 1 M items, with less than
+// half its peak RSS (87 and 187 MiB against 206 and 365). When it loaded
+// the export into its in-process DynamoDB first, it took 2.6× at 1 M items
+// with 1.5 GiB; with value trees before that, 4.8× with 7.2 GiB.
 //
 // Phase: a developer tool, never run by `go test ./...` (its tests only
 // check the parsing and comparing of answers). It imports internal/exportgen

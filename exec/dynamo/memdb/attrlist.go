@@ -2,7 +2,7 @@ package memdb
 
 import (
 	"slices"
-	"sort"
+	"strings"
 
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -46,7 +46,7 @@ func (a attrs) has(name string) bool {
 
 // sortAttrs orders attributes by name (names are unique).
 func sortAttrs(a attrs) attrs {
-	sort.Slice(a, func(i, j int) bool { return a[i].name < a[j].name })
+	slices.SortFunc(a, func(x, y attr) int { return strings.Compare(x.name, y.name) })
 	return a
 }
 

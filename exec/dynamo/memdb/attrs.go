@@ -88,6 +88,9 @@ func checkNumber(text string) string {
 	if _, ok := plainInteger(text); ok {
 		return ""
 	}
+	if plainDecimal(text) {
+		return ""
+	}
 	if !numberSyntax.MatchString(text) {
 		return "The parameter cannot be converted to a numeric value: " + text
 	}
@@ -173,6 +176,27 @@ func fromAV(av types.AttributeValue) (value.Value, error) {
 // plainInteger reports whether text is an integer of at most 38 digits
 // (ok) and whether it is already in canonical form (no leading zeros, no
 // sign on zero).
+// plainDecimal reports whether text is digits with one inner point and an
+// optional sign, at most NumberDigits digits in all: always in range, so
+// it needs no decimal arithmetic to check.
+func plainDecimal(text string) bool {
+	if len(text) > 0 && text[0] == '-' {
+		text = text[1:]
+	}
+	dot, digits := -1, 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && dot < 0:
+			dot = i
+		default:
+			return false
+		}
+	}
+	return dot > 0 && dot < len(text)-1 && digits <= ddblimits.NumberDigits
+}
+
 func plainInteger(text string) (canonical, ok bool) {
 	digits := text
 	if len(digits) > 0 && digits[0] == '-' {

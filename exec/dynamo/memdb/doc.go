@@ -88,6 +88,14 @@
 // the JSON body DynamoDB would send ({"Items":[…]}) instead of SDK maps,
 // for a wire decoder to turn into columns (see exec/dynamo/offline's
 // RawReader).
+// ScanFeed and ScanFeedJSON serve a Scan page of a table whose items are
+// not stored but fed in order (a Feed of FedItems, which Loader.Checker
+// makes with PutValues' checks, safe from many goroutines): the request
+// checks, filter, projection, Select, Limit, 1 MB pages, segments (an
+// item outside the segment's placement buckets is skipped),
+// LastEvaluatedKey and capacity are a stored table's; the feed is either
+// positioned after the ExclusiveStartKey or skipped up to it (see
+// feed.go; exec/dynamo/offline streams files this way).
 // Every numeric limit above is checked against planner/ddblimits, the
 // constants the planner and exec plan and bill by; the error texts are
 // DynamoDB's own, word for word.

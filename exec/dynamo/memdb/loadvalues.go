@@ -85,9 +85,14 @@ func checkValue(v value.Value) string {
 		return checkNumber(v.Text())
 	case value.Map:
 		m := v.Attrs()
-		for _, k := range sortedNames(m) {
-			if msg := checkValue(m[k]); msg != "" {
-				return msg
+		for _, e := range m {
+			if checkValue(e) != "" {
+				// The first member in name order is the one reported.
+				for _, k := range sortedNames(m) {
+					if msg := checkValue(m[k]); msg != "" {
+						return msg
+					}
+				}
 			}
 		}
 		return ""

@@ -27,6 +27,11 @@ func (db *DB) scan(in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
 // scanInto is scan; with body set, the page's items are appended to *body
 // as DynamoDB JSON instead of being returned as SDK items.
 func (db *DB) scanInto(in *dynamodb.ScanInput, body *[]byte) (*dynamodb.ScanOutput, error) {
+	return db.scanFrom(context.Background(), in, body, nil)
+}
+
+// scanFrom is scanInto reading from src when it is set (see ScanFeed).
+func (db *DB) scanFrom(ctx context.Context, in *dynamodb.ScanInput, body *[]byte, src *ScanSource) (*dynamodb.ScanOutput, error) {
 	if in.TableName == nil {
 		return nil, missingParam("ScanInput", "TableName")
 	}
@@ -114,7 +119,13 @@ func (db *DB) scanInto(in *dynamodb.ScanInput, body *[]byte) (*dynamodb.ScanOutp
 
 	pg := shape.newPage(t, ix, pe, fetch, in.ReturnConsumedCapacity)
 	pg.req.body = body
-	plan.run(pg)
+	if src != nil {
+		if err := plan.runFeed(ctx, pg, src); err != nil {
+			return nil, err
+		}
+	} else {
+		plan.run(pg)
+	}
 	a := db.answer(pg)
 	return &dynamodb.ScanOutput{Items: a.items, Count: a.count, ScannedCount: a.scanned,
 		LastEvaluatedKey: a.lastKey, ConsumedCapacity: a.consumed}, nil

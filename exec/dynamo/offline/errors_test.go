@@ -93,6 +93,7 @@ func TestBadFiles(t *testing.T) {
 			if names := tableNames(t, db); len(names) != 0 {
 				t.Errorf("tables %v left after a failed load", names)
 			}
+			sameErrorStreamed(t, e, Source{Path: p, Keys: tc.keys})
 		})
 	}
 }
@@ -109,6 +110,7 @@ func TestTruncatedGzip(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := loadErr(t, newDB(), diag.CodeTruncated, Source{Path: p, Keys: pkSK})
+	sameErrorStreamed(t, e, Source{Path: p, Keys: pkSK})
 	msg := strings.ReplaceAll(e.Error(), dir, "DIR")
 	if !strings.HasPrefix(msg, "DIR/bad.jsonl.gz: truncated gzip data after line ") ||
 		!strings.HasSuffix(msg, " (the file ends before the end of the compressed stream; was it copied completely?)") {

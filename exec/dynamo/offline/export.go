@@ -34,20 +34,37 @@ type exportFile struct {
 // manifest-summary.json (optional), manifest-files.json and the data files
 // it lists (data/*.json.gz, DYNAMODB_JSON lines {"Item": {…}}).
 func (l *loader) loadExport(src Source, dir string, keys []keyAttr) error {
-	summaryPath := l.fsys.Join(dir, summaryFile)
-	var sum exportSummary
+	ps, err := l.planExport(src, dir, keys)
+	if err != nil {
+		return err
+	}
+	if err := l.claim(ps.spec.name, src.Path); err != nil {
+		return err
+	}
+	s := l.sink(ps.spec)
+	if err := l.run(ps, s); err != nil {
+		return err
+	}
+	return l.done(s)
+}
+
+// planExport reads an export's manifests: the table's name, its key
+// schema (from --key) and its data files, reading no item.
+func (l *loader) planExport(src Source, dir string, keys []keyAttr) (*plannedSource, error) {
+	ps := &plannedSource{src: src, kind: kindExport, dir: dir, summaryPath: l.fsys.Join(dir, summaryFile)}
+	sum := &ps.sum
 	hasSummary := false
-	if st, err := l.fsys.Stat(summaryPath); err == nil && !st.IsDir() {
-		data, err := readAll(l.fsys, summaryPath)
+	if st, err := l.fsys.Stat(ps.summaryPath); err == nil && !st.IsDir() {
+		data, err := readAll(l.fsys, ps.summaryPath)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := json.Unmarshal(data, &sum); err != nil {
-			return jsonError(diag.CodeManifest, summaryPath, data, err)
+		if err := json.Unmarshal(data, sum); err != nil {
+			return nil, jsonError(diag.CodeManifest, ps.summaryPath, data, err)
 		}
 		hasSummary = true
-		if err := checkSummary(summaryPath, sum); err != nil {
-			return err
+		if err := checkSummary(ps.summaryPath, *sum); err != nil {
+			return nil, err
 		}
 	}
 	name := src.Table
@@ -59,37 +76,42 @@ func (l *loader) loadExport(src Source, dir string, keys []keyAttr) error {
 	}
 	where := l.fsys.Join(dir, filesFile)
 	if hasSummary {
-		where = summaryPath
+		where = ps.summaryPath
 	}
 	if name == "" {
-		return &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: where}, Msg: "no table name: the export names no table (tableArn); pass name=PATH"}
+		return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: where}, Msg: "no table name: the export names no table (tableArn); pass name=PATH"}
 	}
 	if len(keys) == 0 {
-		return &diag.Error{Phase: diag.Load, Code: diag.CodeNoKeySchema, Pos: diag.Pos{Source: where}, Msg: "no key schema in " + l.fsys.Base(where) + ": a DynamoDB export does not record the table's key attributes; pass --key PK[,SK]"}
+		return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeNoKeySchema, Pos: diag.Pos{Source: where}, Msg: "no key schema in " + l.fsys.Base(where) + ": a DynamoDB export does not record the table's key attributes; pass --key PK[,SK]"}
 	}
 	files, err := l.exportFiles(dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := l.claim(name, src.Path); err != nil {
-		return err
-	}
-	s := l.sink(&tableSpec{name: name, from: src.Path, keys: keys, keysFrom: "--key"})
+	ps.files = files
+	ps.spec = &tableSpec{name: name, from: src.Path, keys: keys, keysFrom: "--key"}
+	return ps, nil
+}
+
+// runExport adds the export's items to s, data file by data file, and
+// checks the item counts the manifests give.
+func (l *loader) runExport(ps *plannedSource, s *sink) error {
+	sum := ps.sum
 	if sum.ItemCount != nil && *sum.ItemCount > 0 && *sum.ItemCount < 1<<28 {
 		s.reserve(int(*sum.ItemCount))
 	}
 	total := 0
-	for _, f := range files {
-		n, err := l.loadDataFile(dir, f, s)
+	for _, f := range ps.files {
+		n, err := l.loadDataFile(ps.dir, f, s)
 		if err != nil {
 			return err
 		}
 		total += n
 	}
 	if sum.ItemCount != nil && int64(total) != *sum.ItemCount {
-		return &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: summaryPath}, Msg: fmt.Sprintf("the export has %s, but itemCount says %d (is a data file missing from manifest-files.json?)", plural.Of(total, "item"), *sum.ItemCount)}
+		return &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: ps.summaryPath}, Msg: fmt.Sprintf("the export has %s, but itemCount says %d (is a data file missing from manifest-files.json?)", plural.Of(total, "item"), *sum.ItemCount)}
 	}
-	return l.done(s)
+	return nil
 }
 
 func checkSummary(p string, sum exportSummary) error {

@@ -185,6 +185,7 @@ func TestExportErrors(t *testing.T) {
 			if names := tableNames(t, db); len(names) != 0 {
 				t.Errorf("tables %v left after a failed load", names)
 			}
+			sameErrorStreamed(t, e, Source{Path: dir, Keys: tc.keys})
 		})
 	}
 }

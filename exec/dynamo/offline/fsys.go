@@ -3,8 +3,6 @@ package offline
 import (
 	"bufio"
 	"bytes"
-	"compress/flate"
-	"compress/gzip"
 	"errors"
 	"io"
 	"io/fs"
@@ -12,6 +10,11 @@ import (
 	"path"
 	"path/filepath"
 	"strconv"
+
+	// About twice as fast as compress/gzip at inflating exports, which
+	// otherwise takes a third of a streamed scan's time.
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/ddbsql/ddbsql/parser/diag"
 )

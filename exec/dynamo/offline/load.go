@@ -123,37 +123,52 @@ func (l *loader) rollback() {
 // loadItems loads a file of items (lines, array or pretty-printed stream):
 // one table named by name= or the file name, keyed by --key.
 func (l *loader) loadItems(src Source, k kind, keys []keyAttr) error {
+	ps, err := l.planItems(src, k, keys)
+	if err != nil {
+		return err
+	}
+	if err := l.claim(ps.spec.name, src.Path); err != nil {
+		return err
+	}
+	s := l.sink(ps.spec)
+	if err := l.run(ps, s); err != nil {
+		return err
+	}
+	return l.done(s)
+}
+
+// planItems names a file of items' table and takes its key schema from
+// --key, reading no item.
+func (l *loader) planItems(src Source, k kind, keys []keyAttr) (*plannedSource, error) {
 	name := src.Table
 	if name == "" {
 		name = tableNameFromFile(l.fsys.Base(src.Path))
 	}
 	if len(keys) == 0 {
-		return &diag.Error{Phase: diag.Load, Code: diag.CodeNoKeySchema, Pos: diag.Pos{Source: src.Path}, Msg: "no key schema in " + l.fsys.Base(src.Path) + ": a file of items does not say which attributes are the table's keys; pass --key PK[,SK]"}
+		return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeNoKeySchema, Pos: diag.Pos{Source: src.Path}, Msg: "no key schema in " + l.fsys.Base(src.Path) + ": a file of items does not say which attributes are the table's keys; pass --key PK[,SK]"}
 	}
-	if err := l.claim(name, src.Path); err != nil {
+	return &plannedSource{src: src, kind: k, spec: &tableSpec{name: name, from: src.Path, keys: keys, keysFrom: "--key"}}, nil
+}
+
+// runItems adds a file of items' items to s.
+func (l *loader) runItems(ps *plannedSource, s *sink) error {
+	src := ps.src
+	parser := itemParser{unwrap: !hasKey(ps.spec.keys, "Item")}
+	if ps.kind == kindLines {
+		d, err := openData(l.data, src.Path)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		_, err = pump(l.ctx, src.Path, s, parser, produceLines(d))
 		return err
 	}
-	s := l.sink(&tableSpec{name: name, from: src.Path, keys: keys, keysFrom: "--key"})
-	parser := itemParser{unwrap: !hasKey(keys, "Item")}
-	var err error
-	if k == kindLines {
-		var d *dataFile
-		if d, err = openData(l.data, src.Path); err != nil {
-			return err
-		}
-		_, err = pump(l.ctx, src.Path, s, parser, produceLines(d))
-		d.Close()
-	} else {
-		var data []byte
-		if data, err = readAll(l.data, src.Path); err != nil {
-			return err
-		}
-		_, err = pump(l.ctx, src.Path, s, parser, produceJSON(src.Path, data, k == kindArray))
-	}
+	data, err := readAll(l.data, src.Path)
 	if err != nil {
 		return err
 	}
-	return l.done(s)
+	_, err = pump(l.ctx, src.Path, s, parser, produceJSON(src.Path, data, ps.kind == kindArray))
+	return err
 }
 
 func hasKey(keys []keyAttr, name string) bool {

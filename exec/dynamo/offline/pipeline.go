@@ -37,6 +37,10 @@ type decoded struct {
 	items [][]memdb.NamedValue
 	lines []int
 	err   error // the first decoding error, after these items
+	// With a sink that checks in the workers: each item's checked form,
+	// or why memdb rejects it.
+	fed      []memdb.FedItem
+	rejected []error
 }
 
 const chunkItems = 256
@@ -56,7 +60,7 @@ func pump(ctx context.Context, path string, s *sink, p itemParser, produce produ
 	for range workers {
 		wg.Go(func() {
 			for c := range jobs {
-				c.res <- decodeChunk(path, p, c)
+				c.res <- decodeChunk(path, p, c, s.check)
 			}
 		})
 	}
@@ -103,7 +107,13 @@ func pump(ctx context.Context, path string, s *sink, p itemParser, produce produ
 			return n, ctx.Err()
 		}
 		for i, item := range d.items {
-			if err := s.add(item, pos{path: path, line: d.lines[i]}); err != nil {
+			var err error
+			if d.fed != nil {
+				err = s.addFed(item, d.fed[i], d.rejected[i], pos{path: path, line: d.lines[i]})
+			} else {
+				err = s.add(item, pos{path: path, line: d.lines[i]})
+			}
+			if err != nil {
 				return n, err
 			}
 			n++
@@ -116,9 +126,18 @@ func pump(ctx context.Context, path string, s *sink, p itemParser, produce produ
 }
 
 // decodeChunk decodes a chunk's items; their attributes share one backing
-// array per chunk, so an item costs no allocation of its own.
-func decodeChunk(path string, p itemParser, c *chunk) decoded {
-	d := decoded{items: make([][]memdb.NamedValue, 0, len(c.items)), lines: make([]int, 0, len(c.items))}
+// array per chunk, so an item costs no allocation of its own. With check
+// set, it also checks each item as memdb would.
+func decodeChunk(path string, p itemParser, c *chunk, check func([]memdb.NamedValue) (memdb.FedItem, error)) (d decoded) {
+	if check != nil {
+		defer func() {
+			d.fed, d.rejected = make([]memdb.FedItem, len(d.items)), make([]error, len(d.items))
+			for i, item := range d.items {
+				d.fed[i], d.rejected[i] = check(item)
+			}
+		}()
+	}
+	d = decoded{items: make([][]memdb.NamedValue, 0, len(c.items)), lines: make([]int, 0, len(c.items))}
 	all := make([]memdb.NamedValue, 0, 12*len(c.items))
 	for _, r := range c.items {
 		start := len(all)

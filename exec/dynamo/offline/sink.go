@@ -3,6 +3,7 @@ package offline
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"hash/maphash"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -28,6 +29,14 @@ type sink struct {
 
 	made     bool
 	typeFrom []pos // where an inferred key type was first seen
+	// check, when set, is memdb's check of an item, made by the decoding
+	// workers (see pump); the items go to emit, in batches, instead of
+	// being stored (a streamed Scan).
+	check func([]memdb.NamedValue) (memdb.FedItem, error)
+	emit  func([]memdb.FedItem) error
+	fed   []memdb.FedItem
+	// peek stops the source at its first item, once its key types are known.
+	peek bool
 
 	seed1, seed2 maphash.Seed
 	seen         map[[2]uint64]seenAt
@@ -55,6 +64,17 @@ func newSink(ctx context.Context, w *memdb.Loader, spec *tableSpec, created func
 	}
 }
 
+// errPeeked stops a source read only for its key types (sink.peek).
+var errPeeked = errors.New("peeked")
+
+// prepared is a sink for spec's table, which exists already with the key
+// types spec holds (inferred at typeFrom, when they were).
+func (s *sink) prepared(typeFrom []pos) *sink {
+	s.made = true
+	copy(s.typeFrom, typeFrom)
+	return s
+}
+
 // reserve sizes the duplicate index for n items.
 func (s *sink) reserve(n int) {
 	if len(s.seen) == 0 {
@@ -66,6 +86,9 @@ func (s *sink) reserve(n int) {
 func (s *sink) add(item []memdb.NamedValue, p pos) error {
 	if err := s.checkKeys(item, p); err != nil {
 		return err
+	}
+	if s.peek {
+		return errPeeked
 	}
 	if err := s.ensureTable(); err != nil {
 		return err
@@ -80,6 +103,46 @@ func (s *sink) add(item []memdb.NamedValue, p pos) error {
 		return s.flush()
 	}
 	return nil
+}
+
+// addFed is add for an item the workers checked as memdb would (fed, or
+// why memdb rejects it): the same checks in the same order, the item sent
+// on instead of stored.
+func (s *sink) addFed(item []memdb.NamedValue, fed memdb.FedItem, rejected error, p pos) error {
+	if err := s.checkKeys(item, p); err != nil {
+		return err
+	}
+	if s.peek {
+		return errPeeked
+	}
+	if err := s.checkDuplicate(item, p); err != nil {
+		return err
+	}
+	if rejected != nil {
+		return rejectedItem(p, rejected)
+	}
+	s.fed = append(s.fed, fed)
+	s.count++
+	if len(s.fed) == batchSize {
+		return s.flushFed()
+	}
+	return nil
+}
+
+// flushFed sends the items addFed queued.
+func (s *sink) flushFed() error {
+	if len(s.fed) == 0 {
+		return nil
+	}
+	err := s.emit(s.fed)
+	s.fed = make([]memdb.FedItem, 0, batchSize)
+	return err
+}
+
+// rejectedItem is the error for an item memdb rejects, with its reason.
+func rejectedItem(p pos, err error) error {
+	return &diag.Error{Phase: diag.Load, Code: diag.CodeBadItem, Pos: diag.Pos{Source: p.path, Line: p.line},
+		Msg: "DynamoDB would reject this item: " + apiMessage(err), Cause: err}
 }
 
 // finish writes what is queued and creates the table if no item did.
@@ -194,9 +257,7 @@ func (s *sink) flush() error {
 		if ctxErr := s.ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
-		p := s.bpos[min(i, len(s.bpos)-1)]
-		return &diag.Error{Phase: diag.Load, Code: diag.CodeBadItem, Pos: diag.Pos{Source: p.path, Line: p.line},
-			Msg: "DynamoDB would reject this item: " + apiMessage(err), Cause: err}
+		return rejectedItem(s.bpos[min(i, len(s.bpos)-1)], err)
 	}
 	s.prog.addItems(len(s.batch))
 	clear(s.batch) // the stored items are encoded copies: drop the decoded maps now
