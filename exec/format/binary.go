@@ -12,8 +12,9 @@ import (
 )
 
 // encoder writes the final file of a binary format: the schema, then the
-// batches produce hands it, in order.
-type encoder func(out io.Writer, schema *arrow.Schema, mem memory.Allocator, produce func(write func(arrow.RecordBatch) error) error) error
+// batches produce hands it, in order. columns are the decided types, one
+// per field of schema.
+type encoder func(out io.Writer, schema *arrow.Schema, columns []outColumn, mem memory.Allocator, produce func(write func(arrow.RecordBatch) error) error) error
 
 // binaryWriter is Parquet and Arrow output. A column's type must hold every
 // value of the result (a number column is decimal128 only if every number
@@ -144,7 +145,7 @@ func (b *binaryWriter) end() error {
 			return write(out)
 		})
 	}
-	encode := func(w io.Writer) error { return b.encode(w, schema, b.mem, produce) }
+	encode := func(w io.Writer) error { return b.encode(w, schema, types, b.mem, produce) }
 	if d, ok := b.out.(*Destination); ok {
 		return d.writeWhole(b.label, encode)
 	}
