@@ -42,8 +42,14 @@ func writeParquet(out io.Writer, schema *arrow.Schema, columns []outColumn, mem 
 		parquet.WithDictionaryDefault(false),
 	}
 	for i, c := range columns {
+		path := parquet.ColumnPath{schema.Field(i).Name}
 		if c.dictionary {
-			opts = append(opts, parquet.WithDictionaryPath(parquet.ColumnPath{schema.Field(i).Name}, true))
+			opts = append(opts, parquet.WithDictionaryPath(path, true))
+		}
+		if c.kind == outJSON {
+			// The least and greatest JSON text of a column prune
+			// nothing a reader asks about; they only cost comparisons.
+			opts = append(opts, parquet.WithStatsPath(path, false))
 		}
 	}
 	// The writer closes its sink if it can: the buffer keeps it from
