@@ -97,6 +97,11 @@
 //     naming itself (GROUP BY, DISTINCT, the aggregate, JOIN). Runs are
 //     closed as soon as they are read, and on Close; what an operator
 //     reserved it releases when it lets go of it.
+//   - With Env.Analysis (EXPLAIN ANALYZE) every node is built with shares
+//     of Env.Memory and Env.Spill of its own (spill.Budget.Share,
+//     spill.Dir.Share), so its line says what it spilled: files, bytes and
+//     the most it reserved at once (analyze.go). The statement's budget
+//     and directory still bound and count everything.
 //   - Errors are *diag.Error (parser/diag) of phase execute with a stable Code (connect
 //     for ConnectError); an evaluation failure is an execute error "eval"
 //     whose cause is the evaluate-phase error.
