@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/binary"
-	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -139,15 +137,7 @@ func (op *sortOp) sortEntries() {
 		refs[i] = sortRef{prefix: keyPrefix(e.key), i: int32(i)}
 	}
 	es := op.entries
-	slices.SortFunc(refs, func(a, b sortRef) int {
-		switch {
-		case a.prefix < b.prefix:
-			return -1
-		case a.prefix > b.prefix:
-			return 1
-		}
-		return bytes.Compare(es[a.i].key, es[b.i].key)
-	})
+	sortKeyRefs(refs, es)
 	sorted := make([]sortEntry, len(es))
 	for i, r := range refs {
 		sorted[i] = es[r.i]
