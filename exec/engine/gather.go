@@ -17,9 +17,10 @@ type pick struct {
 // gather builds a batch of schema out from picked rows, column by column:
 // the first out.NumFields() columns of every picked batch have out's
 // fields (more columns may follow; they are not copied). The columns
-// ddbsql batches hold (int64, utf8, binary, bool) are copied value by
-// value without building a value.Value; any other type goes through its
-// builder's text form.
+// ddbsql batches hold are copied without building a value.Value: int64,
+// utf8 and binary straight into their buffers (gatherfast.go), bool
+// through its builder; any other type goes through its builder's text
+// form.
 func gather(mem memory.Allocator, out *arrow.Schema, picks []pick) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, 0, out.NumFields())
 	defer func() {
@@ -27,8 +28,18 @@ func gather(mem memory.Allocator, out *arrow.Schema, picks []pick) (arrow.Record
 			a.Release()
 		}
 	}()
+	recs, src := pickSources(picks)
 	for c := 0; c < out.NumFields(); c++ {
-		a, err := gatherColumn(mem, out.Field(c).Type, c, picks)
+		dt := out.Field(c).Type
+		switch dt.ID() {
+		case arrow.INT64:
+			cols = append(cols, gatherInt64s(mem, dt, c, recs, src, picks))
+			continue
+		case arrow.STRING, arrow.BINARY:
+			cols = append(cols, gatherVarWidth(mem, dt, c, recs, src, picks))
+			continue
+		}
+		a, err := gatherColumn(mem, dt, c, picks)
 		if err != nil {
 			return nil, err
 		}
@@ -39,47 +50,6 @@ func gather(mem memory.Allocator, out *arrow.Schema, picks []pick) (arrow.Record
 
 func gatherColumn(mem memory.Allocator, dt arrow.DataType, c int, picks []pick) (arrow.Array, error) {
 	switch dt.ID() {
-	case arrow.INT64:
-		b := array.NewInt64Builder(mem)
-		defer b.Release()
-		b.Reserve(len(picks))
-		for _, p := range picks {
-			a := p.rec.Column(c).(*array.Int64)
-			if a.IsNull(p.row) {
-				b.UnsafeAppendBoolToBitmap(false)
-				continue
-			}
-			b.UnsafeAppend(a.Value(p.row))
-		}
-		return b.NewArray(), nil
-	case arrow.STRING:
-		b := array.NewStringBuilder(mem)
-		defer b.Release()
-		b.Reserve(len(picks))
-		b.ReserveData(gatheredBytes(c, picks))
-		for _, p := range picks {
-			a := p.rec.Column(c).(*array.String)
-			if a.IsNull(p.row) {
-				b.AppendNull()
-				continue
-			}
-			b.Append(a.Value(p.row))
-		}
-		return b.NewArray(), nil
-	case arrow.BINARY:
-		b := array.NewBinaryBuilder(mem, dt.(*arrow.BinaryType))
-		defer b.Release()
-		b.Reserve(len(picks))
-		b.ReserveData(gatheredBytes(c, picks))
-		for _, p := range picks {
-			a := p.rec.Column(c).(*array.Binary)
-			if a.IsNull(p.row) {
-				b.AppendNull()
-				continue
-			}
-			b.Append(a.Value(p.row))
-		}
-		return b.NewArray(), nil
 	case arrow.BOOL:
 		b := array.NewBooleanBuilder(mem)
 		defer b.Release()
@@ -107,19 +77,4 @@ func gatherColumn(mem memory.Allocator, dt arrow.DataType, c int, picks []pick) 
 		}
 	}
 	return b.NewArray(), nil
-}
-
-// gatheredBytes is the data the picked cells of a string or binary column
-// hold, so the builder allocates once.
-func gatheredBytes(c int, picks []pick) int {
-	n := 0
-	for _, p := range picks {
-		switch a := p.rec.Column(c).(type) {
-		case *array.String:
-			n += a.ValueLen(p.row)
-		case *array.Binary:
-			n += a.ValueLen(p.row)
-		}
-	}
-	return n
 }

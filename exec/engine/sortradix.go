@@ -19,16 +19,27 @@ import (
 // radix level.
 const radixCutoff = 96
 
-// sortKeyRefs sorts refs by es[ref.i].key; refs' prefixes must hold the
-// keys' first 8 bytes (keyPrefix).
-func sortKeyRefs(refs []sortRef, es []sortEntry) {
+// keyTable finds an entry's key.
+type keyTable struct {
+	es     []sortEntry
+	inputs []*sortInput
+}
+
+func (t keyTable) key(i int32) []byte {
+	e := t.es[i]
+	return t.inputs[e.in].keys[e.start:e.end]
+}
+
+// sortKeyRefs sorts refs by the keys of the entries they name; refs'
+// prefixes must hold the keys' first 8 bytes (keyPrefix).
+func sortKeyRefs(refs []sortRef, es keyTable) {
 	scratch := make([]sortRef, len(refs))
 	sortChunk(refs, scratch, es, 0)
 }
 
 // sortChunk sorts refs, whose keys are equal before byte depth and whose
 // prefixes hold the chunk at depth, by the rest of their keys.
-func sortChunk(refs, scratch []sortRef, es []sortEntry, depth int) {
+func sortChunk(refs, scratch []sortRef, es keyTable, depth int) {
 	if len(refs) < radixCutoff {
 		sortByRest(refs, es, depth)
 		return
@@ -45,7 +56,7 @@ func sortChunk(refs, scratch []sortRef, es []sortEntry, depth int) {
 				sortByRest(run, es, depth)
 			} else {
 				for k := range run {
-					run[k].prefix = chunkAt(es[run[k].i].key, depth+8)
+					run[k].prefix = chunkAt(es.key(run[k].i), depth+8)
 				}
 				sortChunk(run, scratch[start:end], es, depth+8)
 			}
@@ -55,9 +66,9 @@ func sortChunk(refs, scratch []sortRef, es []sortEntry, depth int) {
 }
 
 // endsWithin reports whether some key of the run has no bytes past limit.
-func endsWithin(run []sortRef, es []sortEntry, limit int) bool {
+func endsWithin(run []sortRef, es keyTable, limit int) bool {
 	for _, r := range run {
-		if len(es[r.i].key) <= limit {
+		if len(es.key(r.i)) <= limit {
 			return true
 		}
 	}
@@ -66,9 +77,9 @@ func endsWithin(run []sortRef, es []sortEntry, limit int) bool {
 
 // sortByRest sorts refs by their keys from byte depth on (the bytes before
 // it are equal).
-func sortByRest(refs []sortRef, es []sortEntry, depth int) {
+func sortByRest(refs []sortRef, es keyTable, depth int) {
 	slices.SortFunc(refs, func(a, b sortRef) int {
-		return bytes.Compare(es[a.i].key[depth:], es[b.i].key[depth:])
+		return bytes.Compare(es.key(a.i)[depth:], es.key(b.i)[depth:])
 	})
 }
 

@@ -24,16 +24,22 @@ func TestSortKeyRefsOrdersAsBytes(t *testing.T) {
 	}
 	for name, gen := range shapes {
 		for _, n := range []int{0, 1, 5, radixCutoff - 1, radixCutoff, 1000, 20000} {
+			in := &sortInput{}
 			es := make([]sortEntry, n)
 			refs := make([]sortRef, n)
 			for i := range es {
-				es[i].key = gen()
-				refs[i] = sortRef{prefix: keyPrefix(es[i].key), i: int32(i)}
+				start := len(in.keys)
+				in.keys = append(in.keys, gen()...)
+				es[i] = sortEntry{row: int32(i), start: uint32(start), end: uint32(len(in.keys))}
 			}
-			sortKeyRefs(refs, es)
+			keys := keyTable{es: es, inputs: []*sortInput{in}}
+			for i := range es {
+				refs[i] = sortRef{prefix: keyPrefix(keys.key(int32(i))), i: int32(i)}
+			}
+			sortKeyRefs(refs, keys)
 			want := make([][]byte, n)
 			for i := range es {
-				want[i] = es[i].key
+				want[i] = keys.key(int32(i))
 			}
 			slices.SortFunc(want, bytes.Compare)
 			seen := make([]bool, n)
@@ -42,8 +48,8 @@ func TestSortKeyRefsOrdersAsBytes(t *testing.T) {
 					t.Fatalf("%s, %d keys: entry %d appears twice", name, n, ref.i)
 				}
 				seen[ref.i] = true
-				if !bytes.Equal(es[ref.i].key, want[k]) {
-					t.Fatalf("%s, %d keys: position %d holds %x, want %x", name, n, k, es[ref.i].key, want[k])
+				if !bytes.Equal(keys.key(ref.i), want[k]) {
+					t.Fatalf("%s, %d keys: position %d holds %x, want %x", name, n, k, keys.key(ref.i), want[k])
 				}
 			}
 		}
