@@ -55,9 +55,15 @@
 //     overwrites freed buffers, so a use after release fails.
 //   - ORDER BY without LIMIT sorts normalized keys: each row's sort keys
 //     are one []byte (value.AppendOrderKey, inverted for DESC, then the
-//     row's arrival number, so equal keys keep input order), an index of
-//     (key prefix, row) is sorted, and the rows are gathered column by
-//     column from the retained batches (sortfull.go, gather.go). It
+//     row's arrival number, so equal keys keep input order) kept in its
+//     input's key buffer, the pointer-free entries (input, row, key span)
+//     are ordered by a radix sort over 8-byte chunks of the keys
+//     (sortradix.go), and the rows are gathered column by column from the
+//     retained batches, int64 and utf8/binary columns straight into their
+//     buffers with one copy per run of consecutive rows (sortfull.go,
+//     gather.go, gatherfast.go). While the caller uses one sorted batch,
+//     the next is gathered on a goroutine of the sort's (sortahead.go);
+//     Next and Close wait for it. It
 //     reserves what it retains from Env.Memory; when the budget refuses,
 //     the rows held are written to Env.Spill as a sorted run (batches with
 //     a last binary column of keys) and released, and at the end the runs
