@@ -5,11 +5,9 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // parquetRowGroupRows bounds a row group: large enough for readers to scan
@@ -29,10 +27,8 @@ func newParquetWriter(w io.Writer, opt Options) impl {
 // has it), dictionary encoding for the columns whose values repeat, the
 // Arrow schema stored so Arrow readers get the exact types back.
 //
-// Batches are gathered into whole row groups and each group is written
-// column by column (pqarrow's WriteTable): the column writers then stream
-// their pages out instead of holding every column's pages of the group,
-// which is what writing batch by batch into one buffered group costs.
+// Batches are gathered into whole row groups, and each group's columns are
+// encoded at once, in parallel (parquetfile.go).
 func writeParquet(out io.Writer, schema *arrow.Schema, columns []outColumn, mem memory.Allocator, produce func(write func(arrow.RecordBatch) error) error) error {
 	opts := []parquet.WriterProperty{
 		parquet.WithAllocator(mem),
@@ -55,7 +51,7 @@ func writeParquet(out io.Writer, schema *arrow.Schema, columns []outColumn, mem 
 	// The writer closes its sink if it can: the buffer keeps it from
 	// closing the destination, and batches its small writes.
 	buf := bufio.NewWriterSize(out, 1<<16)
-	fw, err := pqarrow.NewFileWriter(schema, buf, parquet.NewWriterProperties(opts...), pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem), pqarrow.WithStoreSchema()))
+	fw, err := newParquetFile(buf, schema, parquet.NewWriterProperties(opts...))
 	if err != nil {
 		return err
 	}
@@ -78,7 +74,7 @@ func writeParquet(out io.Writer, schema *arrow.Schema, columns []outColumn, mem 
 // rowGroup holds the batches of the row group being gathered.
 type rowGroup struct {
 	schema *arrow.Schema
-	fw     *pqarrow.FileWriter
+	fw     *parquetFile
 	recs   []arrow.RecordBatch
 	rows   int64
 	bytes  int64
@@ -103,16 +99,13 @@ func (g *rowGroup) add(rec arrow.RecordBatch) error {
 	return nil
 }
 
-// flush writes the gathered batches as one row group (more if a single
-// batch holds more than parquetRowGroupRows rows).
+// flush writes the gathered batches as one row group.
 func (g *rowGroup) flush() error {
 	if len(g.recs) == 0 {
 		return nil
 	}
-	tbl := array.NewTableFromRecords(g.schema, g.recs)
-	defer tbl.Release()
-	g.release()
-	return g.fw.WriteTable(tbl, parquetRowGroupRows)
+	defer g.release()
+	return g.fw.writeGroup(g.recs)
 }
 
 func (g *rowGroup) release() {
