@@ -33,6 +33,7 @@ type binaryWriter struct {
 	names   []string       // slot → output column name
 	slotOf  map[string]int // Dynamic: output name → slot
 	facts   []columnFacts  // slot → what its values are
+	cv      *converter     // at End: converts the spooled batches
 }
 
 func newBinaryWriter(w io.Writer, opt Options, label string, enc encoder) *binaryWriter {
@@ -170,7 +171,10 @@ func (b *binaryWriter) convert(rec arrow.RecordBatch, schema *arrow.Schema, orde
 		from[s] = c
 	}
 	rows := int(rec.NumRows())
-	cv := converter{mem: b.mem}
+	if b.cv == nil {
+		b.cv = &converter{mem: b.mem}
+	}
+	cv := b.cv
 	arrs := make([]arrow.Array, len(order))
 	defer func() {
 		for _, a := range arrs {
@@ -185,7 +189,7 @@ func (b *binaryWriter) convert(rec arrow.RecordBatch, schema *arrow.Schema, orde
 			arrs[i] = array.MakeArrayOfNull(b.mem, types[i].arrowType(), rows)
 			continue
 		}
-		if arrs[i], err = cv.column(cols[c], names[c], types[i], rows); err != nil {
+		if arrs[i], err = cv.column(cols[c], names[c], i, types[i], rows); err != nil {
 			return nil, err
 		}
 	}

@@ -19,12 +19,34 @@ import (
 type converter struct {
 	mem     memory.Allocator
 	scratch []byte
+	// memos[i] remembers the JSON text of the documents of output column
+	// i, for the columns whose values repeat (outColumn.dictionary): a
+	// repeated document is rendered once.
+	memos map[int]*jsonMemo
+}
+
+// jsonMemo maps an encoded document to its JSON text, up to memoEntries
+// documents.
+type jsonMemo struct{ text map[string][]byte }
+
+const memoEntries = 4096
+
+func (cv *converter) memo(col int) *jsonMemo {
+	if cv.memos == nil {
+		cv.memos = map[int]*jsonMemo{}
+	}
+	m, ok := cv.memos[col]
+	if !ok {
+		m = &jsonMemo{text: map[string][]byte{}}
+		cv.memos[col] = m
+	}
+	return m
 }
 
 // column converts one batch column to out's type. A column already stored
 // the way the file stores it (S as utf8, BOOL, B) is shared, not copied.
 // Missing and NULL become Arrow nulls.
-func (cv *converter) column(c columnar.Column, name string, out outColumn, rows int) (arrow.Array, error) {
+func (cv *converter) column(c columnar.Column, name string, col int, out outColumn, rows int) (arrow.Array, error) {
 	switch {
 	case out.kind == outNull:
 		return array.MakeArrayOfNull(cv.mem, arrow.Null, rows), nil
@@ -37,7 +59,11 @@ func (cv *converter) column(c columnar.Column, name string, out outColumn, rows 
 	case out.kind == outDecimal:
 		return cv.decimals(c, name, out.scale, rows)
 	case out.kind == outString, out.kind == outNumText, out.kind == outJSON:
-		return cv.texts(c, name, rows)
+		var memo *jsonMemo
+		if out.dictionary && c.Encoding() == columnar.EncValue {
+			memo = cv.memo(col)
+		}
+		return cv.texts(c, name, memo, rows)
 	}
 	b := array.NewBuilder(cv.mem, out.arrowType())
 	defer b.Release()
@@ -64,13 +90,13 @@ func (cv *converter) column(c columnar.Column, name string, out outColumn, rows 
 // texts builds a utf8 column of the cells' text (textCell), reading every
 // cell straight from the batch's buffers: one append per cell, no value
 // built unless an encoded scalar must be decoded.
-func (cv *converter) texts(c columnar.Column, name string, rows int) (arrow.Array, error) {
+func (cv *converter) texts(c columnar.Column, name string, memo *jsonMemo, rows int) (arrow.Array, error) {
 	b := array.NewStringBuilder(cv.mem)
 	defer b.Release()
 	b.Reserve(rows)
 	b.ReserveData(dataBytes(c.Array()))
 	for i := 0; i < rows; i++ {
-		text, null, err := cv.textCell(cv.scratch[:0], c, name, i)
+		text, null, err := cv.textCell(cv.scratch[:0], c, name, memo, i)
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +126,7 @@ func dataBytes(arr arrow.Array) int {
 // one cell: a string as it is, a number's exact text (value.NumberText),
 // true/false, binary as base64, and L, M and sets as their JSON text
 // (sets are arrays, as json writes them). null reports Missing or NULL.
-func (cv *converter) textCell(dst []byte, c columnar.Column, name string, row int) (text []byte, null bool, err error) {
+func (cv *converter) textCell(dst []byte, c columnar.Column, name string, memo *jsonMemo, row int) (text []byte, null bool, err error) {
 	if c.IsMissing(row) {
 		return dst, true, nil
 	}
@@ -125,9 +151,17 @@ func (cv *converter) textCell(dst []byte, c columnar.Column, name string, row in
 	case kind == value.Missing || kind == value.Null:
 		return dst, true, nil
 	case kind == value.List || kind == value.Map || kind == value.StringSet || kind == value.NumberSet || kind == value.BinarySet:
+		if memo != nil {
+			if text, ok := memo.text[string(enc)]; ok {
+				return append(dst, text...), false, nil
+			}
+		}
 		out, err := value.AppendEncodedJSON(dst, enc)
 		if err != nil {
 			return dst, false, fmt.Errorf("format: column %q row %d: cannot decode value: columnar: %v", name, row, err)
+		}
+		if memo != nil && len(memo.text) < memoEntries {
+			memo.text[string(enc)] = append([]byte(nil), out[len(dst):]...)
 		}
 		return out, false, nil
 	}
