@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -22,30 +26,73 @@ type pick struct {
 // through its builder; any other type goes through its builder's text
 // form.
 func gather(mem memory.Allocator, out *arrow.Schema, picks []pick) (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, 0, out.NumFields())
+	n := out.NumFields()
+	cols := make([]arrow.Array, n)
 	defer func() {
 		for _, a := range cols {
-			a.Release()
+			if a != nil {
+				a.Release()
+			}
 		}
 	}()
 	recs, src := pickSources(picks)
-	for c := 0; c < out.NumFields(); c++ {
+	one := func(c int) error {
 		dt := out.Field(c).Type
 		switch dt.ID() {
 		case arrow.INT64:
-			cols = append(cols, gatherInt64s(mem, dt, c, recs, src, picks))
-			continue
+			cols[c] = gatherInt64s(mem, dt, c, recs, src, picks)
+			return nil
 		case arrow.STRING, arrow.BINARY:
-			cols = append(cols, gatherVarWidth(mem, dt, c, recs, src, picks))
-			continue
+			cols[c] = gatherVarWidth(mem, dt, c, recs, src, picks)
+			return nil
 		}
 		a, err := gatherColumn(mem, dt, c, picks)
-		if err != nil {
-			return nil, err
-		}
-		cols = append(cols, a)
+		cols[c] = a
+		return err
+	}
+	if err := eachColumn(n, len(picks), one); err != nil {
+		return nil, err
 	}
 	return array.NewRecordBatch(out, cols, int64(len(picks))), nil
+}
+
+// parallelGatherCells is the size of a gathered batch (rows × columns)
+// from which its columns are copied on several goroutines: the copies read
+// cells scattered over the sort's input, and every core waits on memory
+// for its own columns.
+const parallelGatherCells = 16384
+
+// eachColumn calls fn for every column, on up to GOMAXPROCS goroutines
+// for a batch of at least parallelGatherCells cells; the first error wins.
+func eachColumn(cols, rows int, fn func(c int) error) error {
+	workers := min(cols, runtime.GOMAXPROCS(0))
+	if workers < 2 || cols*rows < parallelGatherCells {
+		for c := 0; c < cols; c++ {
+			if err := fn(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, cols)
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := int(next.Add(1)) - 1; c < cols; c = int(next.Add(1)) - 1 {
+				errs[c] = Safely(func() error { return fn(c) })
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func gatherColumn(mem memory.Allocator, dt arrow.DataType, c int, picks []pick) (arrow.Array, error) {

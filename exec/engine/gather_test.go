@@ -55,7 +55,7 @@ func TestGatherCopiesEveryCell(t *testing.T) {
 		}
 	}
 	var picks []pick
-	for len(picks) < 2000 {
+	for len(picks) < 5000 { // 20,000 cells: the columns are copied in parallel
 		rec := recs[r.IntN(len(recs))]
 		row := r.IntN(int(rec.NumRows()))
 		for n := 1 + r.IntN(6); n > 0 && row < int(rec.NumRows()); n-- {
