@@ -61,9 +61,10 @@
 //     (sortradix.go), and the rows are gathered column by column from the
 //     retained batches, int64 and utf8/binary columns straight into their
 //     buffers with one copy per run of consecutive rows (sortfull.go,
-//     gather.go, gatherfast.go). While the caller uses one sorted batch,
-//     the next is gathered on a goroutine of the sort's (sortahead.go);
-//     Next and Close wait for it. It
+//     gather.go, gatherfast.go; a batch of 16384 cells or more copies its
+//     columns on up to GOMAXPROCS goroutines). While the caller uses one
+//     sorted batch, the next is gathered on a goroutine of the sort's
+//     (sortahead.go); Next and Close wait for it. It
 //     reserves what it retains from Env.Memory; when the budget refuses,
 //     the rows held are written to Env.Spill as a sorted run (batches with
 //     a last binary column of keys) and released, and at the end the runs
