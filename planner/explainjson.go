@@ -24,6 +24,11 @@ type ActualFigures struct {
 	ItemsRead     int64
 	ItemsReturned int64
 	RCU           float64
+	// What the node spilled past --memory-limit: files and bytes written
+	// to --temp-dir, and the most memory it reserved at once.
+	SpillFiles int
+	SpillBytes int64
+	MemoryPeak int64
 }
 
 // JSONOptions completes EXPLAIN's JSON document.
@@ -243,6 +248,9 @@ func actualJSON(a ActualFigures) object {
 	if total > 0 {
 		o = append(o, field{"requests", total}, field{"by_operation", a.Requests}, field{"pages", a.Pages},
 			field{"items_read", a.ItemsRead}, field{"items_returned", a.ItemsReturned}, field{"consumed_rcu", a.RCU})
+	}
+	if a.SpillFiles > 0 {
+		o = append(o, field{"spill_files", a.SpillFiles}, field{"spill_bytes", a.SpillBytes}, field{"memory_peak_bytes", a.MemoryPeak})
 	}
 	return o
 }

@@ -146,3 +146,73 @@ func TestStatsShowWhatSpilled(t *testing.T) {
 		t.Errorf("an unspilled statement reports spilling: %q", r.err)
 	}
 }
+
+func TestExplainAnalyzeShowsWhatEachOperatorSpilled(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"--demo", "--allow-scan", "--segments", "8", "--memory-limit", "100KiB", "--temp-dir", dir}
+	spilled := regexp.MustCompile(`actual: \d+ rows, [^;\n]+; spilled \d+ files?, \d+(\.\d)?(B|KiB|MiB), peak \d+(\.\d)?(B|KiB|MiB) reserved\n`)
+	for _, c := range []struct{ op, stmt string }{
+		{"Sort", "EXPLAIN ANALYZE SELECT * FROM leaderboard ORDER BY rating DESC, partitionId, rangeId"},
+		{"Aggregate", "EXPLAIN ANALYZE SELECT partitionId, rangeId, COUNT(*) FROM leaderboard GROUP BY partitionId, rangeId"},
+	} {
+		r := cliRun(t, "", append(base, "-e", c.stmt)...)
+		if r.code != exitOK {
+			t.Fatalf("exit %d: %s", r.code, r.err)
+		}
+		lines := strings.Split(r.out, "\n")
+		found := false
+		for i, l := range lines {
+			if strings.Contains(l, c.op+" (client)") && i+1 < len(lines) {
+				found = spilled.MatchString(lines[i+1] + "\n")
+			}
+		}
+		if !found || strings.Count(r.out, "spilled") != 1 {
+			t.Errorf("EXPLAIN ANALYZE should show what %s spilled, and only there:\n%s", c.op, r.out)
+		}
+		checkEmptyDir(t, dir)
+
+		r = cliRun(t, "", append(base, "--format", "json", "-e", c.stmt)...)
+		var doc struct {
+			Plan planNode `json:"plan"`
+		}
+		if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
+			t.Fatalf("EXPLAIN ANALYZE JSON: %v\n%s", err, r.out)
+		}
+		var got []string
+		var walk func(n planNode)
+		walk = func(n planNode) {
+			if a := n.Actual; a.Files != nil {
+				if *a.Files < 1 || a.Bytes == nil || *a.Bytes <= 0 || a.Peak == nil || *a.Peak <= 0 {
+					t.Errorf("%s: spill figures %d files, %v bytes, %v peak", n.Kind, *a.Files, a.Bytes, a.Peak)
+				}
+				got = append(got, n.Kind)
+			}
+			for _, c := range n.Children {
+				walk(c)
+			}
+		}
+		walk(doc.Plan)
+		if len(got) != 1 || got[0] != c.op {
+			t.Errorf("JSON spill figures on %v, want %s", got, c.op)
+		}
+		checkEmptyDir(t, dir)
+	}
+
+	// Within the limit, no operator speaks of spilling.
+	r := cliRun(t, "", "--demo", "-e", "EXPLAIN ANALYZE SELECT * FROM leaderboard WHERE partitionId = 'p1' ORDER BY rangeId")
+	if r.code != exitOK || strings.Contains(r.out, "spilled") {
+		t.Errorf("exit %d, an unspilled statement reports spilling: %s%s", r.code, r.out, r.err)
+	}
+}
+
+// planNode is one node of EXPLAIN's JSON document, as far as the spill
+// figures go.
+type planNode struct {
+	Kind   string `json:"kind"`
+	Actual struct {
+		Files *int   `json:"spill_files"`
+		Bytes *int64 `json:"spill_bytes"`
+		Peak  *int64 `json:"memory_peak_bytes"`
+	} `json:"actual"`
+	Children []planNode `json:"children"`
+}

@@ -9,12 +9,14 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/ddbsql/ddbsql/exec/spill"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/plural"
 )
 
 // Analysis collects per-node figures for EXPLAIN ANALYZE: rows produced,
-// time spent in the node and below, and the DynamoDB requests it sent.
+// time spent in the node and below, the DynamoDB requests it sent, and
+// what it spilled past --memory-limit (files, bytes, the most it reserved).
 type Analysis struct {
 	mu    sync.Mutex
 	nodes map[planner.Node]*nodeActual
@@ -24,6 +26,19 @@ type nodeActual struct {
 	rows  int64
 	time  time.Duration
 	stats *Stats
+	// The node's shares of the statement's budget and spill directory
+	// (nil: no limit, no spilling, or not built as an operator).
+	memory *spill.Budget
+	spill  *spill.Dir
+}
+
+// spilled is what the node wrote to spill files and the most it
+// reserved; files is 0 when it spilled nothing.
+func (na *nodeActual) spilled() (files int, bytes, peak int64) {
+	if na.spill != nil {
+		files, bytes = na.spill.Files(), na.spill.Bytes()
+	}
+	return files, bytes, na.memory.Peak()
 }
 
 // NewAnalysis starts collecting.
@@ -64,6 +79,9 @@ func (a *Analysis) Line(n planner.Node) (string, bool) {
 		}
 		line += fmt.Sprintf(", %s read, %d returned, %s RCU", plural.Of(s.ItemsRead, "item"), s.ItemsReturned, planner.FormatRCU(s.RCU))
 	}
+	if files, bytes, peak := na.spilled(); files > 0 {
+		line += fmt.Sprintf("; spilled %s, %s, peak %s reserved", plural.Of(files, "file"), spill.FormatSize(bytes), spill.FormatSize(peak))
+	}
 	return line, true
 }
 
@@ -77,8 +95,10 @@ func (a *Analysis) Figures(n planner.Node) (planner.ActualFigures, bool) {
 		return planner.ActualFigures{}, true
 	}
 	s := na.stats.Snapshot()
+	files, bytes, peak := na.spilled()
 	return planner.ActualFigures{Ran: true, Rows: na.rows, Time: na.time, Requests: s.Requests, Pages: s.Pages,
-		ItemsRead: s.ItemsRead, ItemsReturned: s.ItemsReturned, RCU: s.RCU}, true
+		ItemsRead: s.ItemsRead, ItemsReturned: s.ItemsReturned, RCU: s.RCU,
+		SpillFiles: files, SpillBytes: bytes, MemoryPeak: peak}, true
 }
 
 func roundDuration(d time.Duration) time.Duration {

@@ -23,11 +23,21 @@ func buildWith(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 			return op, nil
 		}
 	}
-	op, err := build(env, n, leaf)
-	if err != nil || env.Analysis == nil {
+	if env.Analysis == nil {
+		return build(env, n, leaf)
+	}
+	// The node reserves and spills through shares of the statement's
+	// budget and spill directory, so EXPLAIN ANALYZE can say what this
+	// operator spilled. Its inputs take shares of their own.
+	actual := env.Analysis.get(n)
+	own := *env
+	own.Memory, own.Spill = env.Memory.Share(), env.Spill.Share()
+	actual.memory, actual.spill = own.Memory, own.Spill
+	op, err := build(&own, n, leaf)
+	if err != nil {
 		return op, err
 	}
-	return &analyzedOp{inner: op, actual: env.Analysis.get(n)}, nil
+	return &analyzedOp{inner: op, actual: actual}, nil
 }
 
 func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {

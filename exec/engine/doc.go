@@ -64,9 +64,16 @@
 //     overwrites freed buffers, so a use after release fails.
 //   - ORDER BY without LIMIT sorts normalized keys: each row's sort keys
 //     are one []byte (value.AppendOrderKey, inverted for DESC, then the
-//     row's arrival number, so equal keys keep input order), an index of
-//     (key prefix, row) is sorted, and the rows are gathered column by
-//     column from the retained batches (sortfull.go, gather.go). It
+//     row's arrival number, so equal keys keep input order) kept in its
+//     input's key buffer, the pointer-free entries (input, row, key span)
+//     are ordered by a radix sort over 8-byte chunks of the keys
+//     (sortradix.go), and the rows are gathered column by column from the
+//     retained batches, int64 and utf8/binary columns straight into their
+//     buffers with one copy per run of consecutive rows (sortfull.go,
+//     gather.go, gatherfast.go; a batch of 16384 cells or more copies its
+//     columns on up to GOMAXPROCS goroutines). While the caller uses one
+//     sorted batch, the next is gathered on a goroutine of the sort's
+//     (sortahead.go); Next and Close wait for it. It
 //     reserves what it retains from Env.Memory; when the budget refuses,
 //     the rows held are written to Env.Spill as a sorted run (batches with
 //     a last binary column of keys) and released, and at the end the runs
@@ -144,6 +151,11 @@
 //     naming itself (GROUP BY, DISTINCT, the aggregate, JOIN). Runs are
 //     closed as soon as they are read, and on Close; what an operator
 //     reserved it releases when it lets go of it.
+//   - With Env.Analysis (EXPLAIN ANALYZE) every node is built with shares
+//     of Env.Memory and Env.Spill of its own (spill.Budget.Share,
+//     spill.Dir.Share), so its line says what it spilled: files, bytes and
+//     the most it reserved at once (analyze.go). The statement's budget
+//     and directory still bound and count everything.
 //   - Errors are *diag.Error (parser/diag) of phase execute with a stable Code (connect
 //     for ConnectError); an evaluation failure is an execute error "eval"
 //     whose cause is the evaluate-phase error.

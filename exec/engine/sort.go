@@ -48,8 +48,9 @@ type sortInput struct {
 	rec    arrow.RecordBatch
 	layout *rowLayout
 	cols   []columnar.Column
-	class  int // full sort: the batch's schema among the sort's (schemaClasses)
-	unsent int // rows not emitted yet
+	class  int    // full sort: the batch's schema among the sort's (schemaClasses)
+	unsent int    // rows not emitted yet
+	keys   []byte // full sort: the rows' normalized keys, one after another
 	// reserved is what a full sort took from the budget for this batch;
 	// it is given back when the batch's last row is emitted, so that the
 	// operators above can use it.
@@ -94,8 +95,9 @@ type sortOp struct {
 	classes  schemaClasses
 	reserved int64 // taken from env.Memory for the rows held
 	runs     []*spill.Run
-	merge    *sortMerge // set once a sort that spilled has read its input
-	operator string     // names the sort in memory errors; "" is ORDER BY
+	merge    *sortMerge    // set once a sort that spilled has read its input
+	ahead    chan gathered // the next batch, being gathered (sortahead.go)
+	operator string        // names the sort in memory errors; "" is ORDER BY
 }
 
 func newSortOp(env *Env, keys []planner.SortKey, topN int64, input Operator) *sortOp {
@@ -321,14 +323,11 @@ func (op *sortOp) nextFull() (arrow.RecordBatch, error) {
 	if op.merge != nil {
 		return op.merge.next()
 	}
-	if op.pos >= len(op.entries) {
-		op.releaseInputs()
-		return nil, io.EOF
-	}
-	return op.nextInMemory()
+	return op.nextAhead()
 }
 
 func (op *sortOp) Close() error {
+	op.stopAhead()
 	op.rows = nil
 	if op.merge != nil {
 		op.merge.close()

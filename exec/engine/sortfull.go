@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/binary"
-	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -21,15 +19,24 @@ import (
 // column from the retained input batches (gather.go), never built as
 // values.
 
-// sortEntry is one row of a full sort.
+// sortEntry is one row of a full sort: its input (an index in op.inputs),
+// its row there, and where its key is in that input's key bytes. It holds
+// no pointers, so a million of them cost the collector nothing to scan and
+// growing the slice copies plain memory.
 type sortEntry struct {
-	key []byte
-	in  *sortInput
-	row int
+	in, row    int32
+	start, end uint32
 }
 
-// sortEntryBytes is what an entry costs besides its key, for the budget.
-const sortEntryBytes = 48
+// sortEntryBytes is what an entry costs besides its key, for the budget
+// (the entry, its copy when sorted, the sort's refs and scratch).
+const sortEntryBytes = 64
+
+// keyOf is entry e's normalized key.
+func (op *sortOp) keyOf(e sortEntry) []byte { return op.inputs[e.in].keys[e.start:e.end] }
+
+// input is entry e's input batch.
+func (op *sortOp) inputOf(e sortEntry) *sortInput { return op.inputs[e.in] }
 
 // appendKeysOf appends the normalized sort keys of row i (the current row
 // of op.row). A key that is a column stored as int64 or utf8 is encoded
@@ -113,11 +120,12 @@ func (op *sortOp) addFull(in arrow.RecordBatch) error {
 		in.Release()
 		return err
 	}
-	src := &sortInput{rec: in, layout: op.layout, class: op.classes.of(in.Schema()), unsent: n, reserved: need}
+	src := &sortInput{rec: in, layout: op.layout, class: op.classes.of(in.Schema()), unsent: n, reserved: need, keys: buf}
+	idx := int32(len(op.inputs))
 	op.inputs = append(op.inputs, src)
 	start := 0
 	for i, end := range ends {
-		op.entries = append(op.entries, sortEntry{key: buf[start:end:end], in: src, row: i})
+		op.entries = append(op.entries, sortEntry{in: idx, row: int32(i), start: uint32(start), end: uint32(end)})
 		start = end
 	}
 	return nil
@@ -136,18 +144,10 @@ type sortRef struct {
 func (op *sortOp) sortEntries() {
 	refs := make([]sortRef, len(op.entries))
 	for i, e := range op.entries {
-		refs[i] = sortRef{prefix: keyPrefix(e.key), i: int32(i)}
+		refs[i] = sortRef{prefix: keyPrefix(op.keyOf(e)), i: int32(i)}
 	}
 	es := op.entries
-	slices.SortFunc(refs, func(a, b sortRef) int {
-		switch {
-		case a.prefix < b.prefix:
-			return -1
-		case a.prefix > b.prefix:
-			return 1
-		}
-		return bytes.Compare(es[a.i].key, es[b.i].key)
-	})
+	sortKeyRefs(refs, keyTable{es: es, inputs: op.inputs})
 	sorted := make([]sortEntry, len(es))
 	for i, r := range refs {
 		sorted[i] = es[r.i]
@@ -170,14 +170,14 @@ func keyPrefix(key []byte) uint64 {
 // whose batches share a schema, at most batchRows of them.
 func (op *sortOp) nextInMemory() (arrow.RecordBatch, error) {
 	limit := op.env.batchRows()
-	first := op.entries[op.pos].in.class
+	first := op.inputOf(op.entries[op.pos]).class
 	end := op.pos
-	for end < len(op.entries) && end-op.pos < limit && op.entries[end].in.class == first {
+	for end < len(op.entries) && end-op.pos < limit && op.inputOf(op.entries[end]).class == first {
 		end++
 	}
 	picks := op.picks[:0]
 	for _, e := range op.entries[op.pos:end] {
-		picks = append(picks, pick{rec: e.in.rec, row: e.row})
+		picks = append(picks, pick{rec: op.inputOf(e).rec, row: int(e.row)})
 	}
 	op.picks = picks
 	out, err := gather(op.env.Mem, op.classes.schema(first), picks)
@@ -186,8 +186,7 @@ func (op *sortOp) nextInMemory() (arrow.RecordBatch, error) {
 		return nil, err
 	}
 	for i := op.pos; i < end; i++ {
-		in := op.entries[i].in
-		op.entries[i] = sortEntry{}
+		in := op.inputOf(op.entries[i])
 		if in.unsent--; in.unsent == 0 {
 			in.release()
 			op.env.Memory.Release(in.reserved)

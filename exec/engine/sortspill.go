@@ -93,9 +93,9 @@ func (op *sortOp) dropHeld() {
 func (op *sortOp) nextKeyed() (arrow.RecordBatch, error) {
 	start := op.pos
 	end := op.pos + op.env.batchRows()
-	first := op.entries[start].in.class
+	first := op.inputOf(op.entries[start]).class
 	for i := start; i < end && i < len(op.entries); i++ {
-		if op.entries[i].in.class != first {
+		if op.inputOf(op.entries[i]).class != first {
 			end = i
 		}
 	}
@@ -105,7 +105,7 @@ func (op *sortOp) nextKeyed() (arrow.RecordBatch, error) {
 	b := array.NewBinaryBuilder(op.env.Mem, arrow.BinaryTypes.Binary)
 	defer b.Release()
 	for _, e := range op.entries[start:end] {
-		b.Append(e.key)
+		b.Append(op.keyOf(e))
 	}
 	keys := b.NewArray()
 	defer keys.Release()

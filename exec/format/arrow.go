@@ -16,7 +16,7 @@ func newArrowWriter(w io.Writer, opt Options) impl {
 // writeArrowStream writes the Arrow IPC stream format (what pyarrow's
 // open_stream and DuckDB's arrow readers take): the schema, the record
 // batches, the end-of-stream marker.
-func writeArrowStream(out io.Writer, schema *arrow.Schema, mem memory.Allocator, produce func(write func(arrow.RecordBatch) error) error) error {
+func writeArrowStream(out io.Writer, schema *arrow.Schema, _ []outColumn, mem memory.Allocator, produce func(write func(arrow.RecordBatch) error) error) error {
 	buf := bufio.NewWriterSize(out, 1<<16)
 	w := ipc.NewWriter(buf, ipc.WithSchema(schema), ipc.WithAllocator(mem))
 	if err := produce(w.Write); err != nil {

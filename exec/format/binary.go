@@ -12,8 +12,9 @@ import (
 )
 
 // encoder writes the final file of a binary format: the schema, then the
-// batches produce hands it, in order.
-type encoder func(out io.Writer, schema *arrow.Schema, mem memory.Allocator, produce func(write func(arrow.RecordBatch) error) error) error
+// batches produce hands it, in order. columns are the decided types, one
+// per field of schema.
+type encoder func(out io.Writer, schema *arrow.Schema, columns []outColumn, mem memory.Allocator, produce func(write func(arrow.RecordBatch) error) error) error
 
 // binaryWriter is Parquet and Arrow output. A column's type must hold every
 // value of the result (a number column is decimal128 only if every number
@@ -32,6 +33,7 @@ type binaryWriter struct {
 	names   []string       // slot → output column name
 	slotOf  map[string]int // Dynamic: output name → slot
 	facts   []columnFacts  // slot → what its values are
+	cv      *converter     // at End: converts the spooled batches
 }
 
 func newBinaryWriter(w io.Writer, opt Options, label string, enc encoder) *binaryWriter {
@@ -144,7 +146,7 @@ func (b *binaryWriter) end() error {
 			return write(out)
 		})
 	}
-	encode := func(w io.Writer) error { return b.encode(w, schema, b.mem, produce) }
+	encode := func(w io.Writer) error { return b.encode(w, schema, types, b.mem, produce) }
 	if d, ok := b.out.(*Destination); ok {
 		return d.writeWhole(b.label, encode)
 	}
@@ -169,7 +171,10 @@ func (b *binaryWriter) convert(rec arrow.RecordBatch, schema *arrow.Schema, orde
 		from[s] = c
 	}
 	rows := int(rec.NumRows())
-	cv := converter{mem: b.mem}
+	if b.cv == nil {
+		b.cv = &converter{mem: b.mem}
+	}
+	cv := b.cv
 	arrs := make([]arrow.Array, len(order))
 	defer func() {
 		for _, a := range arrs {
@@ -184,7 +189,7 @@ func (b *binaryWriter) convert(rec arrow.RecordBatch, schema *arrow.Schema, orde
 			arrs[i] = array.MakeArrayOfNull(b.mem, types[i].arrowType(), rows)
 			continue
 		}
-		if arrs[i], err = cv.column(cols[c], names[c], types[i], rows); err != nil {
+		if arrs[i], err = cv.column(cols[c], names[c], i, types[i], rows); err != nil {
 			return nil, err
 		}
 	}

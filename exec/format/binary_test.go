@@ -533,3 +533,39 @@ func TestParquetRowGroupBytes(t *testing.T) {
 	tbl := checkAgainstJSON(t, "parquet", data, h, []string{"s"}, nil, batches...)
 	tbl.Release()
 }
+
+// TestParquetDictionaryWhereValuesRepeat: a column whose values repeat
+// (a status, a document shared by many items) is dictionary-encoded; one
+// of distinct values (ids, prices) is written plain; both read back as
+// written.
+func TestParquetDictionaryWhereValuesRepeat(t *testing.T) {
+	cols := []string{"status", "id", "price", "doc"}
+	h := Header{Columns: cols}
+	var rows [][]value.Value
+	for i := 0; i < 3000; i++ {
+		rows = append(rows, []value.Value{
+			str([]string{"open", "paid", "shipped"}[i%3]),
+			str("order#" + strconv.Itoa(i)),
+			num(t, strconv.Itoa(i)+".25"),
+			value.MapOf(map[string]value.Value{"kind": str("gift"), "n": num(t, strconv.Itoa(i%2))}),
+		})
+	}
+	b := batch{names: cols, rows: rows}
+	data := renderBinary(t, "parquet", h, b)
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"status": true, "id": false, "price": false, "doc": true}
+	for i, c := range cols {
+		cc, err := pf.MetaData().RowGroup(0).ColumnChunk(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cc.HasDictionaryPage(); got != want[c] {
+			t.Errorf("column %s: dictionary %v, want %v", c, got, want[c])
+		}
+	}
+	tbl := checkAgainstJSON(t, "parquet", data, h, cols, map[string]bool{"doc": true}, b)
+	tbl.Release()
+}

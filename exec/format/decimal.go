@@ -15,6 +15,22 @@ func decimalOf(text string, scale int32) (decimal128.Num, error) {
 	if !ok || len(frac) > int(scale) || len(ints)+int(scale) > decimalDigits {
 		return decimal128.Num{}, fmt.Errorf("format: number %s does not fit decimal128(%d, %d)", text, decimalDigits, scale)
 	}
+	if len(ints)+int(scale) <= 18 {
+		// The scaled value fits a uint64 (10^18 < 2^63): no 128-bit
+		// arithmetic, which most prices, quantities and ids need.
+		u := uint64(0)
+		for _, c := range []byte(ints) {
+			u = u*10 + uint64(c-'0')
+		}
+		for _, c := range []byte(frac) {
+			u = u*10 + uint64(c-'0')
+		}
+		u *= pow10[int(scale)-len(frac)]
+		if text[0] == '-' {
+			return decimal128.FromI64(-int64(u)), nil
+		}
+		return decimal128.FromU64(u), nil
+	}
 	n := appendDigits(decimal128.Num{}, ints)
 	n = appendDigits(n, frac)
 	n = scaleUp(n, int(scale)-len(frac))

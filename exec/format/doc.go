@@ -132,8 +132,16 @@
 // Missing attributes and DynamoDB NULL are nulls in every column. Numbers
 // go from their decimal text to decimal128 digit by digit, never through
 // float64. Parquet files are Snappy-compressed, in row groups of at most
-// 122880 rows or about 64 MiB compressed, with the Arrow schema stored; Arrow output is the IPC
-// stream format (schema, batches, end-of-stream), not the file format.
+// 122880 rows or about 64 MiB of Arrow data (gathered, then the group's
+// columns encoded in parallel, one goroutine per core, each into its own
+// column writer of a buffered row group), with the Arrow schema stored
+// (ARROW:schema). A column is
+// dictionary-encoded when the values of its first 4096 present cells
+// repeat (at most one distinct value in four: a status, a type, a shared
+// document); others are plain, which for ids, prices and documents is
+// both smaller work and what the dictionary would fall back to. Arrow
+// output is the IPC stream format (schema, batches, end-of-stream), not
+// the file format.
 // Neither goes to a terminal, and a destination holds one such result
 // (Destination).
 package format

@@ -49,6 +49,9 @@ type columnFacts struct {
 	// text is not plain decimal notation (it then stays text).
 	maxScale, maxInt int
 	notPlain         bool
+	// sample guesses whether the column's values repeat (Parquet's
+	// dictionary encoding).
+	sample cardinalitySample
 }
 
 // outKind is how a binary format stores a column.
@@ -68,10 +71,19 @@ const (
 type outColumn struct {
 	kind  outKind
 	scale int32 // outDecimal
+	// dictionary: Parquet dictionary-encodes the column, because its
+	// sampled values repeat (see cardinalitySample).
+	dictionary bool
 }
 
 // decide chooses the column's type from what was seen.
 func (f *columnFacts) decide() outColumn {
+	out := f.decideKind()
+	out.dictionary = out.kind != outNull && out.kind != outBool && f.sample.repeats()
+	return out
+}
+
+func (f *columnFacts) decideKind() outColumn {
 	switch f.kinds {
 	case 0:
 		return outColumn{kind: outNull}
@@ -112,6 +124,7 @@ func (f *columnFacts) observe(c columnar.Column, name string, rows int) error {
 	if arr.NullN() == rows {
 		return nil
 	}
+	f.sample.observe(c, rows)
 	switch c.Encoding() {
 	case columnar.EncString:
 		f.kinds |= seenString

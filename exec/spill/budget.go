@@ -12,9 +12,10 @@ import (
 // buffers, hash-table entries, copied keys), not Go heap readings: they
 // are what keeps the process inside the limit, so operators round up.
 type Budget struct {
-	limit int64
-	used  atomic.Int64
-	peak  atomic.Int64
+	limit  int64
+	used   atomic.Int64
+	peak   atomic.Int64
+	parent *Budget // a share's statement budget (share.go); nil for that one
 }
 
 // NewBudget returns a budget of limit bytes; limit <= 0 means no limit.
@@ -34,6 +35,13 @@ func (b *Budget) Limit() int64 {
 // false leaves the budget unchanged, and the caller should spill what it
 // holds (releasing it) and try again.
 func (b *Budget) TryReserve(n int64) bool {
+	if b != nil && b.parent != nil {
+		if !b.parent.TryReserve(n) {
+			return false
+		}
+		b.notePeak(b.used.Add(n))
+		return true
+	}
 	if b == nil || b.limit <= 0 {
 		if b != nil {
 			b.notePeak(b.used.Add(n))
@@ -57,6 +65,9 @@ func (b *Budget) TryReserve(n int64) bool {
 // reservation past the limit shows in Over.
 func (b *Budget) Reserve(n int64) {
 	if b != nil {
+		if b.parent != nil {
+			b.parent.Reserve(n)
+		}
 		b.notePeak(b.used.Add(n))
 	}
 }
@@ -64,6 +75,9 @@ func (b *Budget) Reserve(n int64) {
 // Release returns n bytes taken by TryReserve or Reserve.
 func (b *Budget) Release(n int64) {
 	if b != nil {
+		if b.parent != nil {
+			b.parent.Release(n)
+		}
 		b.used.Add(-n)
 	}
 }
@@ -86,6 +100,9 @@ func (b *Budget) Peak() int64 {
 
 // Over reports whether more is reserved than the limit allows.
 func (b *Budget) Over() bool {
+	if b != nil && b.parent != nil {
+		return b.parent.Over()
+	}
 	return b != nil && b.limit > 0 && b.used.Load() > b.limit
 }
 

@@ -19,6 +19,7 @@ type Dir struct {
 	closed bool
 	files  int
 	bytes  int64 // written to runs that finished
+	parent *Dir  // a share's statement directory (share.go); nil for that one
 }
 
 // NewDir returns a spill directory under base ("" means os.TempDir()).
@@ -28,6 +29,15 @@ func NewDir(base string) *Dir {
 
 // Create opens a new empty spill file whose name starts with prefix.
 func (d *Dir) Create(prefix string) (*os.File, error) {
+	if d.parent != nil {
+		f, err := d.parent.Create(prefix)
+		if err == nil {
+			d.mu.Lock()
+			d.files++
+			d.mu.Unlock()
+		}
+		return f, err
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
@@ -55,6 +65,9 @@ func (d *Dir) Create(prefix string) (*os.File, error) {
 
 // Path is the directory's path, "" until the first Create.
 func (d *Dir) Path() string {
+	if d.parent != nil {
+		return d.parent.Path()
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.path
@@ -75,6 +88,9 @@ func (d *Dir) Bytes() int64 {
 }
 
 func (d *Dir) addBytes(n int64) {
+	if d.parent != nil {
+		d.parent.addBytes(n)
+	}
 	d.mu.Lock()
 	d.bytes += n
 	d.mu.Unlock()
@@ -84,6 +100,9 @@ func (d *Dir) addBytes(n int64) {
 // removed too (on Unix an open file's name can go; its reader keeps the
 // data until it closes). Close can be called more than once.
 func (d *Dir) Close() error {
+	if d.parent != nil {
+		return nil
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {

@@ -11,6 +11,10 @@
 // file in it by Close, and by RemoveAll for every Dir still open when the
 // process is told to stop (a signal handler calls it), so no exit path
 // leaves files behind. Spill files hold Arrow IPC streams (see run.go).
+// Shares (Budget.Share, Dir.Share) give one operator figures of its own
+// (its peak reservation, its files and bytes) while it reserves from the
+// statement's budget and writes in the statement's directory, for EXPLAIN
+// ANALYZE; the statement's own figures still count everything.
 //
 // Users: ORDER BY (exec/engine sortspill.go) reserves its input batches,
 // keys and index, and spills sorted runs whose batches end with a binary
