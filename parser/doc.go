@@ -60,7 +60,19 @@
 //     name an unaliased output column after that text, which sqlparser's
 //     rendering does not reproduce (it lowercases keywords, shows our
 //     backticks).
-//   - ddbsql is read-only: any statement other than SELECT, EXPLAIN,
-//     DESCRIBE/DESC and SHOW TABLES/INDEXES is an "unsupported" error, as are
-//     WITH, window functions, FULL OUTER JOIN, UNION and query parameters.
+//   - Statements of several SELECTs are cut apart on the token stream
+//     before sqlparser sees them: a WITH list (with.go), the set operators
+//     UNION [ALL], INTERSECT [ALL] and EXCEPT [ALL] outside parentheses
+//     (INTERSECT binds tighter; compound.go), the ORDER BY (output columns
+//     by name or position) and LIMIT/OFFSET that end a compound, and derived
+//     tables in FROM (derived.go). Each SELECT among them is parsed alone by
+//     the one SELECT path, so every rule here holds in each, with positions
+//     in the whole input. Such a statement is a *Select whose Query is set
+//     (AST nil); a derived table is a CTE of its SELECT (Select.Derived),
+//     named in the AST by a synthetic name that cannot be a table's.
+//   - ddbsql is read-only: any statement other than SELECT (WITH included),
+//     EXPLAIN, DESCRIBE/DESC and SHOW TABLES/INDEXES is an "unsupported"
+//     error, as are WITH RECURSIVE, window functions, FULL OUTER JOIN, set
+//     operators or WITH inside a subquery of WHERE or the select list, and
+//     query parameters.
 package parser

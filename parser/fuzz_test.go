@@ -105,6 +105,16 @@ func checkFuzzStatements(t *testing.T, input string, stmts []Statement) {
 		if sel == nil {
 			continue
 		}
+		for _, leaf := range leafSelects(sel) {
+			checkFuzzSelect(t, input, leaf)
+		}
+	}
+}
+
+// checkFuzzSelect checks one SELECT of a statement (a member, a CTE's or a
+// derived table's).
+func checkFuzzSelect(t *testing.T, input string, sel *Select) {
+	{
 		if sel.AST == nil || sel.Text != input[sel.Loc.Start:sel.Loc.End] {
 			t.Fatalf("select text %q does not match its span %v", sel.Text, sel.Loc)
 		}
