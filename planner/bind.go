@@ -14,6 +14,10 @@ import (
 type source struct {
 	alias string // alias, or the table name when there is none
 	table *TableDef
+	// derived is a named query (derived.go); columns are its columns,
+	// nil when it is a SELECT * (its items' attributes, unknown here).
+	derived bool
+	columns []string
 }
 
 // binder resolves sqlparser expressions into expr trees.
@@ -295,11 +299,11 @@ func (b *binder) resolvePath(p value.Path) (expr.Expr, error) {
 	}
 	if len(p) > 1 && !p[1].IsIndex {
 		if i := b.sourceByAlias(p[0].Name); i >= 0 {
-			return b.col(i, p[1:]), nil
+			return b.derivedCol(i, p[1:])
 		}
 	}
 	if len(b.sources) == 1 {
-		return b.col(0, p), nil
+		return b.derivedCol(0, p)
 	}
 	return b.resolveAmbiguous(p)
 }
@@ -340,12 +344,12 @@ func (b *binder) resolveAmbiguous(p value.Path) (expr.Expr, error) {
 	}
 	var owners []int
 	for i, s := range b.sources {
-		if s.table.IsKeyAttr(p[0].Name) {
+		if s.table.IsKeyAttr(p[0].Name) || s.hasColumn(p[0].Name) {
 			owners = append(owners, i)
 		}
 	}
 	if len(owners) == 1 {
-		return b.col(owners[0], p), nil
+		return b.derivedCol(owners[0], p)
 	}
 	aliases := make([]string, len(b.sources))
 	for i, s := range b.sources {

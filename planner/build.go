@@ -138,7 +138,7 @@ func (sp *selectPlanner) buildStar(node Node, rp *readPlan) (*Plan, error) {
 	var keys []string
 	for _, f := range froms {
 		for _, k := range f.table.KeyNames() {
-			if !contains(keys, k) {
+			if k != "" && !contains(keys, k) {
 				keys = append(keys, k)
 			}
 		}

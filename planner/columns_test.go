@@ -14,6 +14,13 @@ import (
 // an ID, the same FROM item and attribute always have the same one, and no
 // two of them share one.
 func checkColumnIDs(p *planner.Plan) error {
+	return checkColumnSpace(p.Root)
+}
+
+// checkColumnSpace checks the columns of one SELECT, from node root down
+// to the queries it reads (a set operation's members, a derived table's or
+// WITH query's SELECT), which number their columns on their own.
+func checkColumnSpace(root planner.Node) error {
 	type attr struct {
 		source int
 		name   string
@@ -21,7 +28,16 @@ func checkColumnIDs(p *planner.Plan) error {
 	ids := map[attr]expr.ColumnID{}
 	of := map[expr.ColumnID]attr{}
 	var bad error
-	planner.Walk(p.Root, func(n planner.Node, _ int) bool {
+	planner.Walk(root, func(n planner.Node, _ int) bool {
+		switch n.(type) {
+		case *planner.SetOp, *planner.Derived, *planner.Materialize, *planner.With:
+			for _, in := range n.Inputs() {
+				if err := checkColumnSpace(in); err != nil && bad == nil {
+					bad = err
+				}
+			}
+			return false
+		}
 		for _, e := range planner.ClientExprs(n) {
 			for _, c := range expr.Columns(e) {
 				if c.ID <= expr.NoColumn {

@@ -21,4 +21,7 @@ type Options struct {
 	// FilterExpression, a client-side filter or sort over the items read, or
 	// a join that is not by key fail before any request.
 	Strict bool
+	// queries are the named queries (WITH, derived tables) of the
+	// statement being planned, set by PlanStatement (derived.go).
+	queries *queryScopes
 }

@@ -116,7 +116,7 @@ func (sp *selectPlanner) resolveFrom(written map[string]parser.Path) error {
 	sp.steps = steps
 	sp.b = &binder{paths: paths, columns: &columnIDs{}}
 	for _, ate := range items {
-		from, err := fromTable(sp.ctx, sp.cat, ate)
+		from, err := sp.fromItemFor(ate)
 		if err != nil {
 			return err
 		}
@@ -126,7 +126,7 @@ func (sp *selectPlanner) resolveFrom(written map[string]parser.Path) error {
 			}
 		}
 		sp.froms = append(sp.froms, from)
-		sp.b.sources = append(sp.b.sources, source{alias: from.alias, table: from.table})
+		sp.b.sources = append(sp.b.sources, sourceOf(from))
 	}
 	sp.from = sp.froms[0]
 	return checkSelfJoin(sp.froms)
