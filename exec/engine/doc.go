@@ -97,6 +97,21 @@
 //     naming itself (GROUP BY, DISTINCT, the aggregate, JOIN). Runs are
 //     closed as soon as they are read, and on Close; what an operator
 //     reserved it releases when it lets go of it.
+//   - Statements of several queries (setop.go, cte.go): UNION ALL passes
+//     its members one after the other, columns renamed by position to the
+//     first member's names; UNION is that through DISTINCT (and spills as
+//     it does); INTERSECT and EXCEPT [ALL] read the second member into a
+//     table of row keys (counts for ALL) reserved from Env.Memory, failing
+//     with spill.Exceeded past it, and stream the first (made distinct for
+//     the plain forms) through it. Rows compare by the GROUP BY key of all
+//     their columns. A derived table renames its query's columns to the
+//     FROM item's attributes. A With registers one store per materialized
+//     WITH query in the Env; the first CTE scan that asks for rows runs the
+//     query to its end into the store (batches within Env.Memory, the rest
+//     in one spill run; with no spill directory, spill.Exceeded), and every
+//     scan replays it, sharing the kept batches (each retained for its
+//     caller) and reading the run anew. A query no scan asks for is never
+//     built. The With releases the stores when it closes.
 //   - Errors are *diag.Error (parser/diag) of phase execute with a stable Code (connect
 //     for ConnectError); an evaluation failure is an execute error "eval"
 //     whose cause is the evaluate-phase error.

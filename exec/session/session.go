@@ -230,8 +230,7 @@ var debugPanics = os.Getenv("DDBSQL_DEBUG") != ""
 
 // plan compiles a SELECT; catalog failures become exec errors.
 func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, error) {
-	in := planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues, ItemTexts: sel.ItemTexts}
-	p, err := planner.PlanSelect(ctx, s.catalog, in, s.planOptions())
+	p, err := planner.PlanStatement(ctx, s.catalog, sel, s.planOptions())
 	if err != nil {
 		var pe *diag.Error
 		if errors.As(err, &pe) && pe.Phase == diag.Plan {
@@ -245,7 +244,7 @@ func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, 
 				}
 				opts := s.planOptions()
 				opts.AllowScan = true
-				p, err := planner.PlanSelect(ctx, s.catalog, in, opts)
+				p, err := planner.PlanStatement(ctx, s.catalog, sel, opts)
 				if p != nil {
 					p.Notes = nil // shown already
 				}
