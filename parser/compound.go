@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -20,12 +22,18 @@ type tokSeq struct {
 	toks  []token
 	sig   []token
 	match []int // matchParens over sig
+	depth int   // queries this one is nested in
 }
 
-func newSeq(src string, toks []token) *tokSeq {
+func newSeq(src string, toks []token, depth int) *tokSeq {
 	sig := significant(toks)
-	return &tokSeq{src: src, toks: toks, sig: sig, match: matchParens(src, sig)}
+	return &tokSeq{src: src, toks: toks, sig: sig, match: matchParens(src, sig), depth: depth}
 }
+
+// MaxQueryNesting bounds how deeply queries nest in one another (a derived
+// table in a derived table, a WITH query's body, a parenthesized member):
+// each level is parsed on its own, so the bound keeps the work linear.
+const MaxQueryNesting = 64
 
 func (q *tokSeq) word(i int) string {
 	if i < 0 || i >= len(q.sig) || q.sig[i].kind != tkIdent {
@@ -43,13 +51,11 @@ func (q *tokSeq) text(i int) string { return q.src[q.sig[i].start:q.sig[i].end] 
 // sub is the tokens (comments included) of significant tokens i..j.
 func (q *tokSeq) sub(i, j int) []token {
 	a, b := q.sig[i].start, q.sig[j].end
-	var out []token
-	for _, t := range q.toks {
-		if t.start >= a && t.end <= b {
-			out = append(out, t)
-		}
-	}
-	return out
+	// Tokens are in source order: the range is found by search, so
+	// cutting a long compound into members stays linear.
+	lo := sort.Search(len(q.toks), func(k int) bool { return q.toks[k].start >= a })
+	hi := sort.Search(len(q.toks), func(k int) bool { return q.toks[k].start >= b })
+	return q.toks[lo:hi]
 }
 
 func (q *tokSeq) span(i, j int) Span { return Span{q.sig[i].start, q.sig[j].end} }
@@ -63,9 +69,17 @@ func (q *tokSeq) wraps() bool {
 
 // parseQuery parses a SELECT, a compound of SELECTs, or a WITH statement.
 func parseQuery(src string, toks []token) (*Select, *diag.Error) {
-	q := newSeq(src, toks)
+	return parseQueryAt(src, toks, 0)
+}
+
+func parseQueryAt(src string, toks []token, depth int) (*Select, *diag.Error) {
+	q := newSeq(src, toks, depth)
 	if len(q.sig) == 0 {
 		return nil, errAt(diag.CodeSyntax, 0, "empty query", "")
+	}
+	if depth > MaxQueryNesting {
+		return nil, errAt(diag.CodeSyntax, q.sig[0].start, fmt.Sprintf("queries nested too deeply (more than %d levels)", MaxQueryNesting),
+			"name the inner queries in a WITH clause")
 	}
 	if q.word(0) == "with" {
 		return q.withQuery()
@@ -79,7 +93,7 @@ func (q *tokSeq) compound() (*Select, *diag.Error) {
 	if q.wraps() {
 		// (SELECT …) or ((… UNION …)): the parentheses change nothing
 		// but the statement's text.
-		sel, err := parseQuery(q.src, q.sub(1, len(q.sig)-2))
+		sel, err := parseQueryAt(q.src, q.sub(1, len(q.sig)-2), q.depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -228,7 +242,7 @@ func join(l, r QueryExpr, op setOpAt) *SetOp {
 // member parses one member: a SELECT, or a parenthesized query.
 func (q *tokSeq) member(i, j int) (*Select, *diag.Error) {
 	if q.punct(i, "(") && q.match[i] == j && j-i >= 2 {
-		inner, err := parseQuery(q.src, q.sub(i+1, j-1))
+		inner, err := parseQueryAt(q.src, q.sub(i+1, j-1), q.depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +252,7 @@ func (q *tokSeq) member(i, j int) (*Select, *diag.Error) {
 		return nil, errAt(diag.CodeSyntax, q.sig[i].start, "unexpected "+quoteSnippet(q.text(i)),
 			"each member of UNION, INTERSECT or EXCEPT is a SELECT, or a query in parentheses")
 	}
-	return parseMember(q.src, q.sub(i, j))
+	return parseMember(q.src, q.sub(i, j), q.depth)
 }
 
 // tail parses ORDER BY … LIMIT … OFFSET … of a compound, from sig[i] on.

@@ -189,3 +189,16 @@ func leafSelects(s *Select) []*Select {
 	walk(s.Query.Body)
 	return out
 }
+
+// Queries nested past MaxQueryNesting are a syntax error, found quickly.
+func TestQueryNestingBound(t *testing.T) {
+	deep := strings.Repeat("SELECT * FROM (", 2000) + "SELECT 1" + strings.Repeat(") d", 2000)
+	e := parseError(t, deep)
+	if e.Code != diag.CodeSyntax || !strings.Contains(e.Msg, "nested too deeply") {
+		t.Errorf("got %v, want a syntax error about nesting", e)
+	}
+	ok := strings.Repeat("SELECT * FROM (", 20) + "SELECT 1 AS a" + strings.Repeat(") d", 20)
+	if _, err := ParseOne(ok); err != nil {
+		t.Errorf("20 levels: %v", err)
+	}
+}

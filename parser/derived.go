@@ -17,8 +17,8 @@ import (
 
 // parseMember parses one SELECT whose tokens are toks, with its derived
 // tables.
-func parseMember(src string, toks []token) (*Select, *diag.Error) {
-	q := newSeq(src, toks)
+func parseMember(src string, toks []token, depth int) (*Select, *diag.Error) {
+	q := newSeq(src, toks, depth)
 	spans := q.derivedSpans()
 	if len(spans) == 0 {
 		return parseSelect(src, toks)
@@ -28,7 +28,7 @@ func parseMember(src string, toks []token) (*Select, *diag.Error) {
 	buf := []byte(src)
 	var derived []CTE
 	for n, sp := range spans {
-		body, err := parseQuery(src, q.sub(sp[0]+1, sp[1]-1))
+		body, err := parseQueryAt(src, q.sub(sp[0]+1, sp[1]-1), depth+1)
 		if err != nil {
 			return nil, err
 		}

@@ -40,6 +40,9 @@ var fuzzSeeds = []string{
 	"SELECT \"status\", \"info\".\"rating\", \"tags\"[0], \"a.b\" FROM \"app\".\"GSI1\" AS \"x\" WHERE \"GSI1#PK\" = 'x' AND y IN ['a', \"b\"]",
 	"SELECT \"a\"\"b\", \"c``d\"`e`, \"\" FROM t WHERE x IN [] OR y NOT IN ['a'",
 	"DESCRIBE \"my-table\"; SHOW INDEXES FROM \"t\"\"\"; EXPLAIN \"x",
+	"WITH a(x, y) AS (SELECT 1, 2), b AS (SELECT x FROM a UNION ALL SELECT y FROM a) SELECT * FROM b INTERSECT (SELECT 1) ORDER BY 1 DESC LIMIT 2, 3",
+	"SELECT d.a.b.c FROM (SELECT m FROM (SELECT * FROM t) AS e) d JOIN u ON u.k = d.k EXCEPT ALL SELECT 1",
+	"((SELECT a FROM t) UNION (SELECT b FROM u)) EXCEPT SELECT c FROM v LIMIT 1 OFFSET 2",
 }
 
 // FuzzParse checks that Parse never panics and that every error it returns

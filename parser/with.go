@@ -41,7 +41,7 @@ func (q *tokSeq) withQuery() (*Select, *diag.Error) {
 		return nil, errAt(diag.CodeSyntax, q.sig[k].start, "unexpected "+quoteSnippet(q.text(k)),
 			"after WITH name AS (…), write a comma and the next definition, or the SELECT that uses them")
 	}
-	body, err := newSeq(q.src, q.sub(k, n-1)).compound()
+	body, err := newSeq(q.src, q.sub(k, n-1), q.depth).compound()
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func (q *tokSeq) cte(k int) (CTE, int, *diag.Error) {
 	if end == k+1 {
 		return cte, k, errAt(diag.CodeSyntax, q.sig[end].start, "the query of "+quoteSnippet(name)+" is empty", "")
 	}
-	body, err := parseQuery(q.src, q.sub(k+1, end-1))
+	body, err := parseQueryAt(q.src, q.sub(k+1, end-1), q.depth+1)
 	if err != nil {
 		return cte, k, err
 	}
