@@ -101,9 +101,10 @@
 //     its members one after the other, columns renamed by position to the
 //     first member's names; UNION is that through DISTINCT (and spills as
 //     it does); INTERSECT and EXCEPT [ALL] read the second member into a
-//     table of row keys (counts for ALL) reserved from Env.Memory, failing
-//     with spill.Exceeded past it, and stream the first (made distinct for
-//     the plain forms) through it. Rows compare by the GROUP BY key of all
+//     table of row counts reserved from Env.Memory, failing with
+//     spill.Exceeded past it, and stream the first through it (the plain
+//     forms pass each row once: INTERSECT zeroes a row's count as it
+//     passes it, EXCEPT adds the rows it passes). Rows compare by the GROUP BY key of all
 //     their columns. A derived table renames its query's columns to the
 //     FROM item's attributes. A With registers one store per materialized
 //     WITH query in the Env; the first CTE scan that asks for rows runs the

@@ -16,9 +16,10 @@ import (
 // (appendCellKey): NULLs are one value and numbers compare by value. UNION
 // ALL concatenates its members, named by the first; UNION is UNION ALL
 // through DISTINCT, and so spills as DISTINCT does. INTERSECT and EXCEPT
-// read the second member into a table of row keys (with a count for the
-// ALL forms), reserved from Env.Memory, and stream the first through it;
-// past the limit they fail with spill.Exceeded naming the operation.
+// read the second member into a table of row counts, reserved from
+// Env.Memory, and stream the first through it (EXCEPT adds the distinct
+// rows it passes); past the limit they fail with spill.Exceeded naming
+// the operation.
 
 // buildQueryNode builds the nodes of statements made of several queries;
 // ok is false for any other node.
@@ -64,9 +65,6 @@ func buildSetOp(env *Env, n *planner.SetOp, leaf leafFunc) (Operator, error) {
 		}
 		return op, nil
 	}
-	if !n.All {
-		left = &distinctOp{env: env, input: left}
-	}
 	return &setFilterOp{env: env, node: n, left: left, right: right}, nil
 }
 
@@ -103,8 +101,10 @@ func (op *concatOp) Close() error {
 	return first
 }
 
-// setFilterOp is INTERSECT [ALL] and EXCEPT [ALL]: left (already
-// distinct for the plain forms) streams through the row keys of right.
+// setFilterOp is INTERSECT [ALL] and EXCEPT [ALL]: left streams through
+// the row counts of right. The plain forms pass each row once with the
+// same table: INTERSECT zeroes a row's count when it passes it, EXCEPT
+// adds the rows it passes with a count of zero.
 type setFilterOp struct {
 	env         *Env
 	node        *planner.SetOp
@@ -183,13 +183,30 @@ func (op *setFilterOp) filter(ctx context.Context, in arrow.RecordBatch) (arrow.
 	for i := 0; i < n; i++ {
 		op.buf = rowKey(op.buf[:0], &op.row, i)
 		c, has := op.counts[string(op.buf)]
-		keep := has == intersect
-		if op.node.All && has && c > 0 {
-			// Each row of the second member matches one of the first.
-			op.counts[string(op.buf)] = c - 1
-			keep = intersect
-		} else if op.node.All {
-			keep = !intersect
+		var keep bool
+		switch {
+		case intersect:
+			// ALL: each row of the second member matches one of the
+			// first; plain: the first match passes, the rest do not.
+			if keep = c > 0; keep && op.node.All {
+				op.counts[string(op.buf)] = c - 1
+			} else if keep {
+				op.counts[string(op.buf)] = 0
+			}
+		case op.node.All:
+			if keep = c == 0; !keep {
+				op.counts[string(op.buf)] = c - 1
+			}
+		default:
+			if keep = !has; keep {
+				cost := distinctRowCost(len(op.buf))
+				if !op.env.Memory.TryReserve(cost) {
+					in.Release()
+					return nil, spill.Exceeded(op.node.Name(), op.env.Memory, op.env.Memory.Used()+cost)
+				}
+				op.reserved += cost
+				op.counts[string(op.buf)] = 0
+			}
 		}
 		if keep {
 			kept++
