@@ -70,6 +70,8 @@
 //     in the whole input. Such a statement is a *Select whose Query is set
 //     (AST nil); a derived table is a CTE of its SELECT (Select.Derived),
 //     named in the AST by a synthetic name that cannot be a table's.
+//     Queries nest at most MaxQueryNesting levels (derived tables, WITH
+//     bodies, parenthesized members), so the parse stays linear.
 //   - ddbsql is read-only: any statement other than SELECT (WITH included),
 //     EXPLAIN, DESCRIBE/DESC and SHOW TABLES/INDEXES is an "unsupported"
 //     error, as are WITH RECURSIVE, window functions, FULL OUTER JOIN, set

@@ -199,7 +199,11 @@ func (sp *selectPlanner) fromItemFor(ate *sqlparser.AliasedTableExpr) (fromItem,
 		if d.derived {
 			cte = ""
 		}
-		node = &Derived{Input: d.plan.Root, Alias: alias, CTE: cte, Columns: d.outCols, Source: len(sp.froms)}
+		shown := alias
+		if d.derived && ate.As.IsEmpty() {
+			shown = "" // the synthetic name means nothing to the user
+		}
+		node = &Derived{Input: d.plan.Root, Alias: shown, CTE: cte, Columns: d.outCols, Source: len(sp.froms)}
 	} else {
 		if d.mat == nil {
 			d.mat = &Materialize{Input: d.plan.Root, Name: d.name, Columns: d.outCols, Refs: d.uses}

@@ -24,6 +24,9 @@ func (n *Derived) Inputs() []Node { return []Node{n.Input} }
 
 func (n *Derived) describe() explainLine {
 	title := "Derived table " + n.Alias + " (client)"
+	if n.Alias == "" {
+		title = "Derived table (client)"
+	}
 	why := "why: a query in FROM; its rows are computed by the plan below, never looked up by key"
 	if n.CTE != "" {
 		title = "CTE " + n.CTE + cteAlias(n.CTE, n.Alias) + " (client): planned in place, referenced once"
