@@ -157,6 +157,7 @@ func (qs *queryScopes) prepareAST(ast *sqlparser.Select, scope *cteScope, count 
 type derivedFrom struct {
 	node    Node     // its read: *Derived or *CTEScan
 	columns []string // nil: SELECT * (the items' own attributes)
+	keys    []string // with SELECT *: the key attributes its rows list first
 }
 
 // namedQuery finds the named query a FROM item reads, if it reads one.
@@ -210,7 +211,7 @@ func (sp *selectPlanner) fromItemFor(ate *sqlparser.AliasedTableExpr) (fromItem,
 		}
 		node = &CTEScan{CTE: d.mat, Alias: alias, Source: len(sp.froms)}
 	}
-	return fromItem{table: &TableDef{Name: alias}, alias: alias, derived: &derivedFrom{node: node, columns: d.outCols}}, nil
+	return fromItem{table: &TableDef{Name: alias}, alias: alias, derived: &derivedFrom{node: node, columns: d.outCols, keys: d.plan.KeyColumns}}, nil
 }
 
 // planOnce plans the body of a named query, the first time it is read.

@@ -165,3 +165,17 @@ func TestExplainAnalyzeCompound(t *testing.T) {
 		t.Errorf("the WITH query's read shows %d times, want once:\n%s", strings.Count(r.Out, "Query app"), r.Out)
 	}
 }
+
+// SELECT * over a WITH query that is a SELECT * lists the table's keys
+// first, as SELECT * of the table does; over known columns, those columns.
+func TestStarOverNamedQueries(t *testing.T) {
+	client := memClient(t)
+	r := mustRun(t, client, nil, "WITH p AS (SELECT * FROM products WHERE sku IN ('SKU-0001', 'SKU-0002')) SELECT * FROM p")
+	if !strings.HasPrefix(r.Out, "sku,") || len(r.rows()) != 2 {
+		t.Errorf("got %q, want the key sku first and 2 rows", r.Out)
+	}
+	r = mustRun(t, client, nil, "SELECT * FROM (SELECT price, sku AS id FROM products WHERE sku = 'SKU-0003') AS d")
+	if !strings.HasPrefix(r.Out, "price,id\n") || len(r.rows()) != 1 {
+		t.Errorf("got %q, want the columns price, id", r.Out)
+	}
+}
