@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
@@ -40,7 +41,11 @@ type squery struct {
 	// the statement must be refused (a generated predicate may itself be
 	// a key condition).
 	mustScan bool
-	labels   []string
+	// quirk: a member's WHERE has a construct dynalite evaluates unlike
+	// DynamoDB (known_test.go): a difference there is excused when the
+	// in-process backend agrees with SQLite.
+	quirk  bool
+	labels []string
 }
 
 // sgen draws statements of several queries.
@@ -94,6 +99,7 @@ func (g *sgen) member(types []typ, named bool) (ddb, lite string) {
 		g.label("member: Scan, refused without --allow-scan")
 	} else if g.chance(0.5) {
 		p := g.pred(1)
+		g.q.quirk = g.q.quirk || dynaliteQuirk(p)
 		dConds, lConds = append(dConds, "("+p.render(false)+")"), append(lConds, "("+p.render(true)+")")
 	}
 	ddb = "SELECT " + strings.Join(dItems, ", ") + " FROM " + quoteName(g.tableName(), g.drawStyle())
@@ -106,6 +112,23 @@ func (g *sgen) member(types []typ, named bool) (ddb, lite string) {
 }
 
 func (g *sgen) tableName() string { return g.table }
+
+// dynaliteQuirk reports whether a condition holds what dynalite evaluates
+// unlike DynamoDB when it is pushed into a FilterExpression: an ordering
+// comparison of two string attributes (one may hold "") or size().
+func dynaliteQuirk(e *expr) bool {
+	found := false
+	e.walk(func(x *expr) {
+		switch op := strings.TrimPrefix(x.label, "comparison "); {
+		case x.label == "size":
+			found = true
+		case op != x.label && op != "=" && op != "<>" && op != "!=" && len(x.kids) == 2 &&
+			x.kids[0].t == tStr && isColumn(x.kids[0]) && isColumn(x.kids[1]):
+			found = true
+		}
+	})
+	return found
+}
 
 // setTree is a compound: a leaf member or op over two trees.
 type setTree struct {
@@ -427,6 +450,30 @@ func (h *harness) checkSetop(ctx context.Context, r *ddbRunner, q *squery) outco
 	return o
 }
 
+// excuseDynalite drops the differences on dynalite of statements with a
+// known dynalite quirk that the in-process backend, loaded with the same
+// rows, answers as SQLite does; it logs them.
+func excuseDynalite[R any](t *testing.T, h *harness, failures []R, of func(R) (uint64, *squery, outcome)) []R {
+	if h.be.name != "dynalite" || len(failures) == 0 {
+		return failures
+	}
+	mem := backend{name: "memdb", client: memdb.New(), prefix: "quirk."}
+	mh := &harness{be: mem, seed: h.seed, ds: h.ds, db: h.db, table: loadDynamo(t, mem, h.ds)}
+	r := newDDBOn(t, mem.client)
+	var kept []R
+	for _, f := range failures {
+		n, q, o := of(f)
+		if q.quirk && o.ddbErr == nil && o.liteErr == nil {
+			if mo := mh.checkSetop(context.Background(), r, mh.setopQuery(n)); mo.diff == "" {
+				t.Logf("known dynalite difference (the in-process backend agrees with SQLite): statement %d: %s", n, o.diff)
+				continue
+			}
+		}
+		kept = append(kept, f)
+	}
+	return kept
+}
+
 // setopPlanLabels name what EXPLAIN shows, for coverage.
 func setopPlanLabels(explain string) []string {
 	var ls []string
@@ -513,6 +560,7 @@ func TestSetOpsDifferential(t *testing.T) {
 		}
 	}
 	sort.Slice(failures, func(a, b int) bool { return failures[a].n < failures[b].n })
+	failures = excuseDynalite(t, h, failures, func(f result) (uint64, *squery, outcome) { return f.n, f.q, f.o })
 	for i, f := range failures {
 		if i == 5 {
 			t.Errorf("… and %d more failing statements", len(failures)-5)
