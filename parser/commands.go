@@ -21,7 +21,7 @@ func (s *stmt) explain() (Statement, *diag.Error) {
 		return nil, s.missing("EXPLAIN needs a SELECT statement")
 	}
 	if isSelectStart(s, i) {
-		sel, err := parseSelect(s.src, s.from(i))
+		sel, err := parseQuery(s.src, s.from(i))
 		if err != nil {
 			return nil, err
 		}
@@ -45,7 +45,7 @@ func (s *stmt) describe() (Statement, *diag.Error) {
 		return nil, s.missing("DESCRIBE needs a table name")
 	}
 	if isSelectStart(s, 1) {
-		sel, err := parseSelect(s.src, s.from(1))
+		sel, err := parseQuery(s.src, s.from(1))
 		if err != nil {
 			return nil, err
 		}
@@ -98,7 +98,7 @@ func (s *stmt) show() (Statement, *diag.Error) {
 
 // isSelectStart reports whether a SELECT (maybe parenthesized) starts at i.
 func isSelectStart(s *stmt, i int) bool {
-	return s.word(i) == "select" || s.isPunct(i, "(")
+	return s.word(i) == "select" || s.word(i) == "with" || s.isPunct(i, "(")
 }
 
 // tableName reads a table name at sig[i]: a quoted name ("t" or `t`), or a

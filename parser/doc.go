@@ -78,7 +78,21 @@
 //     specification or the frame point at the token at fault. Named
 //     windows (OVER w, WINDOW w AS …), GROUPS, EXCLUDE and RANGE with an
 //     offset are "unsupported" errors.
-//   - ddbsql is read-only: any statement other than SELECT, EXPLAIN,
-//     DESCRIBE/DESC and SHOW TABLES/INDEXES is an "unsupported" error, as are
-//     WITH, FULL OUTER JOIN, UNION and query parameters.
+//   - Statements of several SELECTs are cut apart on the token stream
+//     before sqlparser sees them: a WITH list (with.go), the set operators
+//     UNION [ALL], INTERSECT [ALL] and EXCEPT [ALL] outside parentheses
+//     (INTERSECT binds tighter; compound.go), the ORDER BY (output columns
+//     by name or position) and LIMIT/OFFSET that end a compound, and derived
+//     tables in FROM (derived.go). Each SELECT among them is parsed alone by
+//     the one SELECT path, so every rule here holds in each, with positions
+//     in the whole input. Such a statement is a *Select whose Query is set
+//     (AST nil); a derived table is a CTE of its SELECT (Select.Derived),
+//     named in the AST by a synthetic name that cannot be a table's.
+//     Queries nest at most MaxQueryNesting levels (derived tables, WITH
+//     bodies, parenthesized members), so the parse stays linear.
+//   - ddbsql is read-only: any statement other than SELECT (WITH included),
+//     EXPLAIN, DESCRIBE/DESC and SHOW TABLES/INDEXES is an "unsupported"
+//     error, as are WITH RECURSIVE, FULL OUTER JOIN, set
+//     operators or WITH inside a subquery of WHERE or the select list, and
+//     query parameters.
 package parser

@@ -40,6 +40,9 @@ var fuzzSeeds = []string{
 	"SELECT \"status\", \"info\".\"rating\", \"tags\"[0], \"a.b\" FROM \"app\".\"GSI1\" AS \"x\" WHERE \"GSI1#PK\" = 'x' AND y IN ['a', \"b\"]",
 	"SELECT \"a\"\"b\", \"c``d\"`e`, \"\" FROM t WHERE x IN [] OR y NOT IN ['a'",
 	"DESCRIBE \"my-table\"; SHOW INDEXES FROM \"t\"\"\"; EXPLAIN \"x",
+	"WITH a(x, y) AS (SELECT 1, 2), b AS (SELECT x FROM a UNION ALL SELECT y FROM a) SELECT * FROM b INTERSECT (SELECT 1) ORDER BY 1 DESC LIMIT 2, 3",
+	"SELECT d.a.b.c FROM (SELECT m FROM (SELECT * FROM t) AS e) d JOIN u ON u.k = d.k EXCEPT ALL SELECT 1",
+	"((SELECT a FROM t) UNION (SELECT b FROM u)) EXCEPT SELECT c FROM v LIMIT 1 OFFSET 2",
 }
 
 // FuzzParse checks that Parse never panics and that every error it returns
@@ -105,6 +108,16 @@ func checkFuzzStatements(t *testing.T, input string, stmts []Statement) {
 		if sel == nil {
 			continue
 		}
+		for _, leaf := range leafSelects(sel) {
+			checkFuzzSelect(t, input, leaf)
+		}
+	}
+}
+
+// checkFuzzSelect checks one SELECT of a statement (a member, a CTE's or a
+// derived table's).
+func checkFuzzSelect(t *testing.T, input string, sel *Select) {
+	{
 		if sel.AST == nil || sel.Text != input[sel.Loc.Start:sel.Loc.End] {
 			t.Fatalf("select text %q does not match its span %v", sel.Text, sel.Loc)
 		}

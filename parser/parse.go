@@ -70,8 +70,8 @@ func parsePiece(src string, p Piece) (st Statement, err *diag.Error) {
 		return nil, err
 	}
 	switch w := s.word(0); {
-	case w == "select" || s.isPunct(0, "("):
-		return parseSelect(src, toks)
+	case w == "select" || w == "with" || s.isPunct(0, "("):
+		return parseQuery(src, toks)
 	case w == "explain":
 		return s.explain()
 	case w == "describe" || w == "desc":

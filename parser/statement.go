@@ -38,6 +38,12 @@ type Select struct {
 	Windows map[string]*Window
 	Text    string // the statement as written (original text, not the rewrite)
 	Loc     Span
+	// Query is set, and AST nil, for a statement of several SELECTs: WITH,
+	// set operations, or a parenthesized member of those (query.go).
+	Query *Query
+	// Derived are the derived tables of this SELECT's FROM, each named in
+	// AST by its CTE's synthetic name (derived.go).
+	Derived []CTE
 }
 
 // Explain is EXPLAIN [ANALYZE] <select> (also DESCRIBE/DESC <select>).

@@ -22,18 +22,15 @@ var otherStatements = setOf(
 	"uninstall", "shutdown", "xa", "declare", "pragma", "vacuum", "copy",
 )
 
-// withHint says what works instead of a WITH: subqueries and derived
-// tables are not supported either, so it must not point there.
-const withHint = "run the inner SELECT on its own first and use its result in the outer one, or write the query as a JOIN"
+// nestedHint says what works instead of a set operation or WITH inside a
+// subquery of WHERE or the select list: the same query named in a WITH.
+const nestedHint = "name the query in a WITH clause at the start of the statement and select from it (WITH q AS (…) SELECT … FROM q)"
 
 // kindError rejects a statement by its leading keyword at sig[i].
 func (s *stmt) kindError(i int) *diag.Error {
 	w := s.word(i)
 	at := s.sig[min(i, len(s.sig)-1)].start
 	switch {
-	case w == "with":
-		return errAt(diag.CodeUnsupported, at, "WITH (common table expressions) is not supported",
-			withHint)
 	case writeStatements[w]:
 		return errAt(diag.CodeUnsupported, at, "ddbsql is read-only: "+strings.ToUpper(w)+" is not supported", "")
 	case otherStatements[w]:
@@ -44,7 +41,10 @@ func (s *stmt) kindError(i int) *diag.Error {
 }
 
 // checkSelectFeatures rejects SQL that sqlparser would either misread or
-// reject with a bare syntax error, naming the feature instead.
+// reject with a bare syntax error, naming the feature instead. It sees one
+// SELECT of a statement: set operators and WITH at its top level, and
+// derived tables, were cut out before (compound.go, with.go, derived.go),
+// so those it meets are inside a subquery.
 func checkSelectFeatures(src string, sig []token) *diag.Error {
 	word := func(i int) string {
 		if i < 0 || i >= len(sig) || sig[i].kind != tkIdent {
@@ -58,13 +58,10 @@ func checkSelectFeatures(src string, sig []token) *diag.Error {
 			continue // a name after '.', whatever it spells
 		}
 		switch w := word(i); {
-		case w == "union":
-			return errAt(diag.CodeUnsupported, t.start, "UNION is not supported", "run the SELECT statements one by one")
-		case (w == "intersect" || w == "except") && (word(i+1) == "select" || punct(i+1, "(")):
-			return errAt(diag.CodeUnsupported, t.start, strings.ToUpper(w)+" is not supported", "run the SELECT statements one by one")
+		case w == "union" || (w == "intersect" || w == "except") && (word(i+1) == "select" || punct(i+1, "(") || word(i+1) == "all"):
+			return errAt(diag.CodeUnsupported, t.start, strings.ToUpper(w)+" inside a subquery is not supported", nestedHint)
 		case w == "with" && (i == 0 || punct(i-1, "(")):
-			return errAt(diag.CodeUnsupported, t.start, "WITH (common table expressions) is not supported",
-				withHint)
+			return errAt(diag.CodeUnsupported, t.start, "WITH inside a subquery is not supported", nestedHint)
 		case w == "window" && i+2 < len(sig) && sig[i+1].kind == tkIdent && word(i+2) == "as":
 			return errAt(diag.CodeUnsupported, t.start, "the WINDOW clause (named windows) is not supported", windowHint)
 		case w == "full" && (word(i+1) == "join" || word(i+1) == "outer" && word(i+2) == "join"):

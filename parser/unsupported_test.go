@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/ddbsql/ddbsql/parser/diag"
@@ -9,8 +8,6 @@ import (
 
 func TestUnsupported(t *testing.T) {
 	tests := []errCase{
-		{name: "CTE", input: "WITH x AS (SELECT 1) SELECT * FROM x", code: diag.CodeUnsupported, line: 1, col: 1,
-			msg: []string{"WITH", "not supported"}},
 		{name: "CTE in a subquery", input: "SELECT * FROM t WHERE a IN (WITH x AS (SELECT 1) SELECT * FROM x)", code: diag.CodeUnsupported,
 			line: 1, col: 29, msg: []string{"WITH"}},
 		{name: "named window", input: "SELECT sum(a) OVER w FROM t", code: diag.CodeUnsupported, line: 1, col: 15, msg: []string{"named windows", "OVER w"}},
@@ -24,13 +21,6 @@ func TestUnsupported(t *testing.T) {
 			msg: []string{"$1", "not supported"}},
 		{name: "question parameter", input: "SELECT * FROM t WHERE pk = ?", code: diag.CodeUnsupported, line: 1, col: 28, msg: []string{"?"}},
 		{name: "named parameter", input: "SELECT * FROM t WHERE pk = :pk", code: diag.CodeUnsupported, line: 1, col: 28, msg: []string{":pk"}},
-		{name: "union", input: "SELECT a FROM t UNION SELECT a FROM u", code: diag.CodeUnsupported, line: 1, col: 17,
-			msg: []string{"UNION is not supported"}},
-		{name: "union all in parentheses", input: "(SELECT a FROM t) UNION ALL (SELECT a FROM u)", code: diag.CodeUnsupported, line: 1, col: 19,
-			msg: []string{"UNION"}},
-		{name: "union in explain", input: "EXPLAIN SELECT a FROM t UNION SELECT a FROM u", code: diag.CodeUnsupported, line: 1, col: 25},
-		{name: "intersect", input: "SELECT a FROM t INTERSECT SELECT a FROM u", code: diag.CodeUnsupported, line: 1, col: 17,
-			msg: []string{"INTERSECT"}},
 		{name: "insert", input: "INSERT INTO t VALUES (1)", code: diag.CodeUnsupported, line: 1, col: 1,
 			msg: []string{"ddbsql is read-only: INSERT is not supported"}},
 		{name: "update", input: "update t set a = 1", code: diag.CodeUnsupported, line: 1, col: 1, msg: []string{"read-only: UPDATE"}},
@@ -62,30 +52,6 @@ func TestFeatureWordsAsNames(t *testing.T) {
 	} {
 		if _, err := ParseOne(in); err != nil {
 			t.Errorf("%s\n%v", in, err)
-		}
-	}
-}
-
-// The WITH hint must not send people to subqueries or derived tables,
-// which are rejected too; it says what runs instead.
-func TestWithHintPointsToWhatWorks(t *testing.T) {
-	for _, input := range []string{
-		"WITH x AS (SELECT 1) SELECT * FROM x",
-		"SELECT * FROM t WHERE a IN (WITH x AS (SELECT 1) SELECT * FROM x)",
-	} {
-		_, err := Parse(input)
-		pe, ok := err.(*diag.Error)
-		if !ok {
-			t.Fatalf("%s: got %v, want a parse error", input, err)
-		}
-		hint := strings.ToLower(pe.Hint)
-		for _, unsupported := range []string{"subquer", "derived", "in from", "in where"} {
-			if strings.Contains(hint, unsupported) {
-				t.Errorf("%s: hint %q points to %q, which is not supported either", input, pe.Hint, unsupported)
-			}
-		}
-		if !strings.Contains(hint, "join") || !strings.Contains(hint, "inner select") {
-			t.Errorf("%s: hint %q does not say what works (running the inner SELECT first, a JOIN)", input, pe.Hint)
 		}
 	}
 }

@@ -19,6 +19,10 @@ type source struct {
 	// unnest names an UNNEST's columns (its element, and its position
 	// WITH ORDINALITY); nil for a table.
 	unnest []string
+	// derived is a named query (derived.go); columns are its columns,
+	// nil when it is a SELECT * (its items' attributes, unknown here).
+	derived bool
+	columns []string
 }
 
 // binder resolves sqlparser expressions into expr trees.
@@ -314,11 +318,14 @@ func (b *binder) resolvePath(p value.Path) (expr.Expr, error) {
 	}
 	if len(p) > 1 && !p[1].IsIndex {
 		if i := b.sourceByAlias(p[0].Name); i >= 0 {
-			return b.unnestColumn(i, p[1:])
+			if b.sources[i].unnest != nil {
+				return b.unnestColumn(i, p[1:])
+			}
+			return b.derivedCol(i, p[1:])
 		}
 	}
 	if len(b.sources) == 1 {
-		return b.col(0, p), nil
+		return b.derivedCol(0, p)
 	}
 	if src, ok := b.resolveUnnest(p); ok {
 		return b.col(src, p), nil
@@ -362,12 +369,12 @@ func (b *binder) resolveAmbiguous(p value.Path) (expr.Expr, error) {
 	}
 	var owners []int
 	for i, s := range b.sources {
-		if s.table.IsKeyAttr(p[0].Name) {
+		if s.table.IsKeyAttr(p[0].Name) || s.hasColumn(p[0].Name) {
 			owners = append(owners, i)
 		}
 	}
 	if len(owners) == 1 {
-		return b.col(owners[0], p), nil
+		return b.derivedCol(owners[0], p)
 	}
 	aliases := make([]string, len(b.sources))
 	for i, s := range b.sources {

@@ -152,7 +152,11 @@ func (sp *selectPlanner) buildStar(node Node, rp *readPlan) (*Plan, error) {
 	node = proj
 	var keys []string
 	for _, f := range froms {
-		for _, k := range f.table.KeyNames() {
+		names := f.table.KeyNames()
+		if f.derived != nil {
+			names = f.derived.keys
+		}
+		for _, k := range names {
 			if !contains(keys, k) {
 				keys = append(keys, k)
 			}

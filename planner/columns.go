@@ -60,6 +60,10 @@ func FromItems(n Node) []int {
 		return []int{t.Lookup.Source}
 	case *Union:
 		return []int{t.Source}
+	case *Derived:
+		return []int{t.Source}
+	case *CTEScan:
+		return []int{t.Source}
 	case *LookupJoin:
 		return append(append([]int(nil), FromItems(t.Input)...), t.Source)
 	case *HashJoin:

@@ -14,12 +14,14 @@ import (
 // an ID, the same FROM item and attribute always have the same one, and no
 // two of them share one.
 func checkColumnIDs(p *planner.Plan) error {
-	return checkScopeIDs(p.Root)
+	return checkColumnSpace(p.Root)
 }
 
-// checkScopeIDs checks the columns of one statement's tree; a subquery's
-// plan (a Subqueries read, a KeyedFanout's input) numbers its own.
-func checkScopeIDs(root planner.Node) error {
+// checkColumnSpace checks the columns of one SELECT, from node root down
+// to the queries it reads, which number their columns on their own: a
+// subquery's plan (a Subqueries read, a KeyedFanout's input), a set
+// operation's members, a derived table's or WITH query's SELECT.
+func checkColumnSpace(root planner.Node) error {
 	type attr struct {
 		source int
 		name   string
@@ -32,15 +34,17 @@ func checkScopeIDs(root planner.Node) error {
 		switch t := n.(type) {
 		case *planner.Subqueries:
 			nested = t.Reads
-			if bad = checkScopeIDs(t.Input); bad != nil {
+			if bad = checkColumnSpace(t.Input); bad != nil {
 				return false
 			}
 		case *planner.KeyedFanout:
 			nested = []planner.Node{t.Sub}
+		case *planner.SetOp, *planner.Derived, *planner.Materialize, *planner.With:
+			nested = n.Inputs()
 		}
 		if nested != nil {
 			for _, sub := range nested {
-				if bad = checkScopeIDs(sub); bad != nil {
+				if bad = checkColumnSpace(sub); bad != nil {
 					return false
 				}
 			}

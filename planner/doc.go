@@ -76,6 +76,18 @@
 //     distinct PARTITION BY and ORDER BY adds its functions' columns, and
 //     the items, ORDER BY and LIMIT read those columns by Ref. With
 //     windows, neither ORDER BY nor LIMIT is pushed into the read.
+//   - A statement of several SELECTs (WITH, UNION/INTERSECT/EXCEPT, derived
+//     tables) is planned by PlanStatement: each SELECT by PlanSelect, in
+//     its own column space, combined by SetOp nodes, with the compound's
+//     ORDER BY (output positions) and LIMIT above (setop.go). A FROM item
+//     that names a WITH query or derived table reads it (derived.go): the
+//     name shadows a table's; a query the plan reads once runs in place
+//     (Derived), one read several times is materialized once (Materialize
+//     under a With) and replayed (CTEScan), and one never read is not
+//     planned, so it sends no request. Such an item has no keys: it is
+//     joined by hash, or drives a lookup join into a table by that table's
+//     key. Its columns are known (a name it lacks is an error), except for
+//     a SELECT *, which passes its items' attributes.
 //   - Function calls are bound against the function catalogue
 //     (planner/funcs), which exec implements; the planner never asks the
 //     executor what a function is.

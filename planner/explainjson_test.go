@@ -71,7 +71,7 @@ func planFor(cat planner.Catalog, sql string, opts planner.Options) (*planner.Pl
 	default:
 		return nil, "error: not a SELECT\n"
 	}
-	p, err := planner.PlanSelect(context.Background(), cat, planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues, ItemTexts: sel.ItemTexts, Windows: sel.Windows}, opts)
+	p, err := planner.PlanStatement(context.Background(), cat, sel, opts)
 	if err != nil {
 		var pe *diag.Error
 		if errors.As(err, &pe) && pe.Phase == diag.Plan {

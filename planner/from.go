@@ -11,10 +11,13 @@ import (
 )
 
 // fromItem is a resolved FROM entry: the table, its alias and index hint.
+// A named query (a WITH query or derived table, derived.go) has derived
+// set and a table of its alias with no keys, which no lookup can use.
 type fromItem struct {
-	table *TableDef
-	alias string
-	hint  indexHint
+	table   *TableDef
+	alias   string
+	hint    indexHint
+	derived *derivedFrom
 }
 
 // ErrNotFound is returned (wrapped) by Catalog.Table for a table that does not exist.

@@ -206,7 +206,7 @@ func planText(cat planner.Catalog, sql string, opts planner.Options, strict bool
 	default:
 		return fmt.Sprintf("error: not a SELECT: %T\n", st)
 	}
-	p, err := planner.PlanSelect(context.Background(), cat, planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues, ItemTexts: sel.ItemTexts, Windows: sel.Windows}, opts)
+	p, err := planner.PlanStatement(context.Background(), cat, sel, opts)
 	if err == nil && strict {
 		err = planner.CheckStrict(p)
 	}

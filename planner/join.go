@@ -97,6 +97,10 @@ func (sp *selectPlanner) planJoin(req readRequest) (*readPlan, error) {
 		return nil, err
 	}
 	switch d := firstRead(rp.node).(type) {
+	case *Derived:
+		d.Drives = jp.drivesNote(driving, "its rows are computed by its own query")
+	case *CTEScan:
+		d.Drives = jp.drivesNote(driving, "its rows are computed by its own query")
 	case *Access:
 		d.Drives = jp.drivesNote(driving, "key condition "+sqlList(d.KeyConditions))
 	case *Union:
@@ -323,7 +327,7 @@ func withFilter(n Node, preds []expr.Expr) Node {
 func firstRead(n Node) Node {
 	return Find(n, func(m Node) bool {
 		switch m.(type) {
-		case *Access, *Union:
+		case *Access, *Union, *Derived, *CTEScan:
 			return true
 		}
 		return false

@@ -38,7 +38,10 @@ func (jp *joinPlanner) joinBy(probe Node, st plannedStep) (Node, error) {
 	}
 	if jp.keyed[st.item] {
 		reason := "both sides are read by key"
-		if jp.scanDriven {
+		switch {
+		case jp.sp.froms[st.item].derived != nil:
+			reason = jp.sp.froms[st.item].alias + " is a query whose rows are computed, so it cannot be looked up by key"
+		case jp.scanDriven:
 			reason = jp.sp.froms[st.item].alias + " is read by its own key condition; the driving table is scanned (--allow-scan)"
 		}
 		return jp.hashJoin(probe, st, reason)

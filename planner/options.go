@@ -28,4 +28,7 @@ type Options struct {
 	// reads the clock: the session sets Now for each statement. Zero
 	// leaves them calls, evaluated per row.
 	Now time.Time
+	// queries are the named queries (WITH, derived tables) of the
+	// statement being planned, set by PlanStatement (derived.go).
+	queries *queryScopes
 }

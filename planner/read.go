@@ -42,6 +42,9 @@ type readRequest struct {
 }
 
 func (r *reader) plan(req readRequest) (*readPlan, error) {
+	if r.from.derived != nil {
+		return r.planDerived(), nil
+	}
 	var rp *readPlan
 	var err error
 	if hasOr(r.conjuncts) {

@@ -77,7 +77,7 @@ func planSelectWith(ctx context.Context, cat Catalog, in SelectInput, opts Optio
 	sp.b.now = opts.Now
 	sp.b.windows = in.Windows
 	if subq == nil {
-		subq = &subqueries{ctx: ctx, cat: cat, opts: opts, paths: in.Paths}
+		subq = &subqueries{ctx: ctx, cat: cat, opts: opts, paths: in.Paths, windows: in.Windows}
 	}
 	sp.b.subq = subq
 	suspects := sp.suspectQuoted(in.QuotedValues)
@@ -139,7 +139,7 @@ func (sp *selectPlanner) resolveFrom(written map[string]parser.Path) error {
 	sp.steps = steps
 	sp.b = &binder{paths: paths, columns: &columnIDs{}}
 	for _, ate := range items {
-		from, err := fromTable(sp.ctx, sp.cat, ate)
+		from, err := sp.fromItemFor(ate)
 		if err != nil {
 			return err
 		}
@@ -149,7 +149,7 @@ func (sp *selectPlanner) resolveFrom(written map[string]parser.Path) error {
 			}
 		}
 		sp.froms = append(sp.froms, from)
-		sp.b.sources = append(sp.b.sources, source{alias: from.alias, table: from.table})
+		sp.b.sources = append(sp.b.sources, sourceOf(from))
 	}
 	sp.from = sp.froms[0]
 	if err := checkSelfJoin(sp.froms); err != nil {

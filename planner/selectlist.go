@@ -26,6 +26,9 @@ func (sp *selectPlanner) bindSelectList() error {
 	for k, se := range sp.ast.SelectExprs {
 		switch n := se.(type) {
 		case *sqlparser.StarExpr:
+			if sp.expandStar(n) {
+				continue
+			}
 			sp.star = true
 			q := n.TableName.Name.String()
 			if q == "" {

@@ -15,7 +15,7 @@ import (
 func checkSelfJoin(froms []fromItem) error {
 	for i := range froms {
 		for j := i + 1; j < len(froms); j++ {
-			if froms[i].table.Name != froms[j].table.Name {
+			if froms[i].table.Name != froms[j].table.Name || froms[i].derived != nil || froms[j].derived != nil {
 				continue
 			}
 			t := froms[i].table

@@ -42,6 +42,8 @@ func CheckStrict(p *Plan) error {
 			err = strictError("it joins on the client with a hash join (%s)", t.Reason)
 		case *Union:
 			err = strictError("its WHERE is an OR of %d branches with key conditions of their own, read with separate requests and combined on the client: %s", len(t.Branches), sqlOr(t.Conditions))
+		case *SetOp:
+			err = strictError("it combines two queries with %s on the client", t.Name())
 		case *Aggregate:
 			agg = false
 		}

@@ -22,6 +22,9 @@ type subqueries struct {
 	cat   Catalog
 	opts  Options
 	paths map[string]parser.Path
+	// windows are the statement's OVER clauses (parser.Select.Windows),
+	// which a subquery's window calls name too.
+	windows map[string]*parser.Window
 	// scope are the aliases of the enclosing statements' FROM items, the
 	// innermost first: a subquery may refer to those of the statement it
 	// is nested in directly (correlation), to no others.
@@ -60,9 +63,9 @@ func (s *subqueries) plan(b *binder, sq *sqlparser.Subquery, kind expr.SubqueryK
 			return nil, nil, err
 		}
 	}
-	inner := &subqueries{ctx: s.ctx, cat: s.cat, opts: s.opts, paths: s.paths,
+	inner := &subqueries{ctx: s.ctx, cat: s.cat, opts: s.opts, paths: s.paths, windows: s.windows,
 		scope: append(append([]string(nil), outerAliases...), s.scope...)}
-	p, err := planSelectWith(s.ctx, s.cat, SelectInput{AST: dec.sel, Paths: s.paths}, s.opts, inner)
+	p, err := planSelectWith(s.ctx, s.cat, SelectInput{AST: dec.sel, Paths: s.paths, Windows: s.windows}, s.opts, inner)
 	if (err != nil && isScanRefusal(err)) || (err == nil && NeedsScan(p)) {
 		fallback := fallbackRead{err: err}
 		if err == nil {

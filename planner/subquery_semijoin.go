@@ -30,7 +30,7 @@ func (s *subqueries) keyedSemiJoin(dec decorrelated, kind expr.SubqueryKind, out
 	if _, ok := dec.sel.From[0].(*sqlparser.AliasedTableExpr); !ok {
 		return nil, false, nil
 	}
-	nested := &subqueries{ctx: s.ctx, cat: s.cat, opts: s.opts, paths: s.paths, scope: s.scope}
+	nested := &subqueries{ctx: s.ctx, cat: s.cat, opts: s.opts, paths: s.paths, windows: s.windows, scope: s.scope}
 	isp := &selectPlanner{ctx: s.ctx, cat: s.cat, opts: s.opts, ast: dec.sel, count: -1}
 	if err := isp.resolveFrom(s.paths); err != nil {
 		return nil, false, err

@@ -32,7 +32,7 @@ func testBadInput(t *testing.T, c *cli) {
 			[]string{"needs a Scan", "whole table", "partition key PK (S)", "GSI1", "--allow-scan"}},
 		{"GSI with --consistent", []string{"--consistent", "-e", "SELECT * FROM {app} WHERE GSI1PK = 'STATUS#REVIEW'"}, 1,
 			[]string{"global secondary index GSI1", "eventually consistent"}},
-		{"not supported SQL", []string{"-e", "WITH x AS (SELECT 1) SELECT * FROM x"}, 1,
+		{"not supported SQL", []string{"-e", "WITH RECURSIVE x AS (SELECT 1) SELECT * FROM x"}, 1,
 			[]string{"error: ", "not supported"}},
 		{"write statements are refused", []string{"-e", "DELETE FROM {app} WHERE PK = 'x'"}, 1,
 			[]string{"read-only"}},

@@ -48,6 +48,9 @@ func build(env *Env, n planner.Node, leaf leafFunc) (Operator, error) {
 	case *planner.Access:
 		return buildAccess(env, t), nil
 	}
+	if op, ok, err := buildQueryNode(env, n, leaf); ok {
+		return op, err
+	}
 	if _, ok := n.(*planner.OneRow); ok {
 		return &oneRowOp{env: env}, nil
 	}

@@ -156,6 +156,22 @@
 //     spill.Dir.Share), so its line says what it spilled: files, bytes and
 //     the most it reserved at once (analyze.go). The statement's budget
 //     and directory still bound and count everything.
+//   - Statements of several queries (setop.go, cte.go): UNION ALL passes
+//     its members one after the other, columns renamed by position to the
+//     first member's names; UNION is that through DISTINCT (and spills as
+//     it does); INTERSECT and EXCEPT [ALL] read the second member into a
+//     table of row counts reserved from Env.Memory, failing with
+//     spill.Exceeded past it, and stream the first through it (the plain
+//     forms pass each row once: INTERSECT zeroes a row's count as it
+//     passes it, EXCEPT adds the rows it passes). Rows compare by the GROUP BY key of all
+//     their columns. A derived table renames its query's columns to the
+//     FROM item's attributes. A With registers one store per materialized
+//     WITH query in the Env; the first CTE scan that asks for rows runs the
+//     query to its end into the store (batches within Env.Memory, the rest
+//     in one spill run; with no spill directory, spill.Exceeded), and every
+//     scan replays it, sharing the kept batches (each retained for its
+//     caller) and reading the run anew. A query no scan asks for is never
+//     built. The With releases the stores when it closes.
 //   - Errors are *diag.Error (parser/diag) of phase execute with a stable Code (connect
 //     for ConnectError); an evaluation failure is an execute error "eval"
 //     whose cause is the evaluate-phase error.

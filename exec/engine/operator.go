@@ -43,6 +43,8 @@ type Env struct {
 	// Spill is where those operators write what does not fit; nil: they
 	// cannot spill and fail with spill.Exceeded instead.
 	Spill *spill.Dir
+	// ctes are the statement's materialized WITH queries (cte.go).
+	ctes *cteStores
 }
 
 // reader is the environment of DynamoDB reads: this one's settings as they

@@ -230,11 +230,10 @@ var debugPanics = os.Getenv("DDBSQL_DEBUG") != ""
 
 // plan compiles a SELECT; catalog failures become exec errors.
 func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, error) {
-	in := planner.SelectInput{AST: sel.AST, Paths: sel.Paths, QuotedValues: sel.QuotedValues, ItemTexts: sel.ItemTexts, Windows: sel.Windows}
 	opts := s.planOptions()
 	// now() and current_date: one instant for the whole statement.
 	opts.Now = time.Now()
-	p, err := planner.PlanSelect(ctx, s.catalog, in, opts)
+	p, err := planner.PlanStatement(ctx, s.catalog, sel, opts)
 	if err != nil {
 		var pe *diag.Error
 		if errors.As(err, &pe) && pe.Phase == diag.Plan {
@@ -247,7 +246,7 @@ func (s *Session) plan(ctx context.Context, sel *parser.Select) (*planner.Plan, 
 					return nil, pe
 				}
 				opts.AllowScan = true
-				p, err := planner.PlanSelect(ctx, s.catalog, in, opts)
+				p, err := planner.PlanStatement(ctx, s.catalog, sel, opts)
 				if p != nil {
 					p.Notes = nil // shown already
 				}
