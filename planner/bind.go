@@ -376,6 +376,14 @@ func (b *binder) resolveAmbiguous(p value.Path) (expr.Expr, error) {
 	if len(owners) == 1 {
 		return b.derivedCol(owners[0], p)
 	}
+	if len(owners) == 0 {
+		// A named query or UNNEST knows its columns: one that lacks the
+		// name cannot hold it, so a single schemaless table left is the
+		// only place it can come from.
+		if only, ok := b.onlySchemaless(); ok {
+			return b.col(only, p), nil
+		}
+	}
 	aliases := make([]string, len(b.sources))
 	for i, s := range b.sources {
 		aliases[i] = s.alias
@@ -390,6 +398,22 @@ func (b *binder) resolveAmbiguous(p value.Path) (expr.Expr, error) {
 	}
 	return nil, errorf(diag.CodeAmbiguous, "column %s is ambiguous: items are schemaless, so ddbsql cannot tell which of %s has it", p, b.describeSources()).
 		Hintf("qualify it, e.g. %s.%s", aliases[0], p)
+}
+
+// onlySchemaless is the one FROM item whose columns are not known (a
+// table, or a named query that is a SELECT *), if there is exactly one.
+func (b *binder) onlySchemaless() (int, bool) {
+	only := -1
+	for i, s := range b.sources {
+		if (s.derived && s.columns != nil) || s.unnest != nil {
+			continue
+		}
+		if only >= 0 {
+			return 0, false
+		}
+		only = i
+	}
+	return only, only >= 0
 }
 
 // sourceName is "alias (table)", or the table name when it has no alias.

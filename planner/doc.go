@@ -87,7 +87,9 @@
 //     planned, so it sends no request. Such an item has no keys: it is
 //     joined by hash, or drives a lookup join into a table by that table's
 //     key. Its columns are known (a name it lacks is an error), except for
-//     a SELECT *, which passes its items' attributes.
+//     a SELECT *, which passes its items' attributes. So a bare name in a
+//     join that no FROM item has as a key or known column belongs to the
+//     one schemaless FROM item, when there is exactly one (bind.go).
 //   - Function calls are bound against the function catalogue
 //     (planner/funcs), which exec implements; the planner never asks the
 //     executor what a function is.
