@@ -28,8 +28,10 @@ type sortEntry struct {
 	row int
 }
 
-// sortEntryBytes is what an entry costs besides its key, for the budget.
-const sortEntryBytes = 48
+// sortEntryBytes is what an entry costs besides its key, for the budget:
+// the entry (40 bytes), its sortRef while the entries are sorted (16),
+// and the slack append leaves in the slice.
+const sortEntryBytes = 64
 
 // appendKeysOf appends the normalized sort keys of row i (the current row
 // of op.row). A key that is a column stored as int64 or utf8 is encoded
@@ -148,11 +150,25 @@ func (op *sortOp) sortEntries() {
 		}
 		return bytes.Compare(es[a.i].key, es[b.i].key)
 	})
-	sorted := make([]sortEntry, len(es))
-	for i, r := range refs {
-		sorted[i] = es[r.i]
+	// Permute in place, cycle by cycle: a sorted copy would double the
+	// index at the moment the budget is full (the sort spills then).
+	for s := range refs {
+		if refs[s].i < 0 {
+			continue
+		}
+		first := es[s]
+		j := s
+		for {
+			k := int(refs[j].i)
+			refs[j].i = -1
+			if k == s {
+				es[j] = first
+				break
+			}
+			es[j] = es[k]
+			j = k
+		}
 	}
-	op.entries = sorted
 }
 
 // keyPrefix is the first eight bytes of key, big-endian, zero-padded: it
