@@ -66,8 +66,10 @@
 //     are one []byte (value.AppendOrderKey, inverted for DESC, then the
 //     row's arrival number, so equal keys keep input order), an index of
 //     (key prefix, row) is sorted, and the rows are gathered column by
-//     column from the retained batches (sortfull.go, gather.go). It
-//     reserves what it retains from Env.Memory; when the budget refuses,
+//     column from the retained batches (sortfull.go, gather.go); the
+//     entries are permuted in place, never copied. It reserves what it
+//     retains from Env.Memory (batches at their buffers' capacity, entries
+//     with their share of the sort index); when the budget refuses,
 //     the rows held are written to Env.Spill as a sorted run (batches with
 //     a last binary column of keys) and released, and at the end the runs
 //     and the rows still held are merged by key (sortspill.go). With no
