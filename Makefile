@@ -25,11 +25,13 @@ $(DYNALITE_DIR)/node_modules/.package-lock.json: $(DYNALITE_DIR)/package.json $(
 
 ## bench: run every benchmark (no tests), then the fast read path's target
 ## ratios (exec/dynamo/wire TestTargets, best of DDBSQL_BENCH_ROUNDS rounds
-## against the in-process replay server) and the 1 M-item SELECT * memory check
+## against the in-process replay server), the 1 M-item SELECT * memory check
+## and the peak RSS of spilling ORDER BY and GROUP BY, each in its own process
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	DDBSQL_BENCH=1 $(GO) test -count=1 -run '^TestTargets$$' -v -timeout 60m ./exec/dynamo/wire/
 	$(GO) test -count=1 -run '^$$' -bench '^BenchmarkPeakRSS1M$$' -benchtime 1x ./exec/dynamo/wire/
+	DDBSQL_PEAKRSS=1 $(GO) test -count=1 -run '^$$' -bench '^BenchmarkPeakRSSSpill$$' -benchtime 1x -timeout 30m ./cmd/ddbsql/
 
 ## bench-peers: ddbsql beside DuckDB (1 thread, all threads) on the same
 ## generated DynamoDB exports of 200 k and 1 M orders: wall time, peak RSS,

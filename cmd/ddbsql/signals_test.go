@@ -25,7 +25,7 @@ import (
 )
 
 // buildDDBSQL builds this command into a temporary directory.
-func buildDDBSQL(t *testing.T) string {
+func buildDDBSQL(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "ddbsql")
 	cmd := exec.Command("go", "build", "-o", bin, ".")

@@ -67,14 +67,16 @@
 //     row's arrival number, so equal keys keep input order) kept in its
 //     input's key buffer, the pointer-free entries (input, row, key span)
 //     are ordered by a radix sort over 8-byte chunks of the keys
-//     (sortradix.go), and the rows are gathered column by column from the
+//     (sortradix.go) and permuted in place, never copied, and the rows are
+//     gathered column by column from the
 //     retained batches, int64 and utf8/binary columns straight into their
 //     buffers with one copy per run of consecutive rows (sortfull.go,
 //     gather.go, gatherfast.go; a batch of 16384 cells or more copies its
 //     columns on up to GOMAXPROCS goroutines). While the caller uses one
 //     sorted batch, the next is gathered on a goroutine of the sort's
 //     (sortahead.go); Next and Close wait for it. It
-//     reserves what it retains from Env.Memory; when the budget refuses,
+//     reserves what it retains from Env.Memory (batches at their buffers'
+//     capacity, entries with their share of the sort index); when the budget refuses,
 //     the rows held are written to Env.Spill as a sorted run (batches with
 //     a last binary column of keys) and released, and at the end the runs
 //     and the rows still held are merged by key (sortspill.go). With no

@@ -28,8 +28,9 @@ type sortEntry struct {
 	start, end uint32
 }
 
-// sortEntryBytes is what an entry costs besides its key, for the budget
-// (the entry, its copy when sorted, the sort's refs and scratch).
+// sortEntryBytes is what an entry costs besides its key, for the budget:
+// the entry, its sortRef and the radix sort's scratch ref while the
+// entries are sorted, and the slack append leaves in the slice.
 const sortEntryBytes = 64
 
 // keyOf is entry e's normalized key.
@@ -148,11 +149,25 @@ func (op *sortOp) sortEntries() {
 	}
 	es := op.entries
 	sortKeyRefs(refs, keyTable{es: es, inputs: op.inputs})
-	sorted := make([]sortEntry, len(es))
-	for i, r := range refs {
-		sorted[i] = es[r.i]
+	// Permute in place, cycle by cycle: a sorted copy would double the
+	// index at the moment the budget is full (the sort spills then).
+	for s := range refs {
+		if refs[s].i < 0 {
+			continue
+		}
+		first := es[s]
+		j := s
+		for {
+			k := int(refs[j].i)
+			refs[j].i = -1
+			if k == s {
+				es[j] = first
+				break
+			}
+			es[j] = es[k]
+			j = k
+		}
 	}
-	op.entries = sorted
 }
 
 // keyPrefix is the first eight bytes of key, big-endian, zero-padded: it

@@ -27,6 +27,7 @@ type attr struct {
 // N, BOOL, L and M attributes in an order that varies from item to item.
 type itemGen struct {
 	partitionSize int
+	keys          int // > 0: the narrow shape (narrow.go)
 	attrs         []attr
 	buf           []byte
 }
@@ -45,6 +46,9 @@ func pad(n, width int) string {
 
 // item appends item i's JSON object to dst and returns its DynamoDB size.
 func (g *itemGen) item(dst []byte, i int) ([]byte, int) {
+	if g.keys > 0 {
+		return g.narrowItem(dst, i)
+	}
 	r := rand.New(rand.NewPCG(uint64(i), 0x5eed))
 	g.attrs = g.attrs[:0]
 	g.buf = g.buf[:0]

@@ -37,6 +37,9 @@ type Options struct {
 	// stays O(page) for tables too big to hold pre-serialized. Otherwise
 	// every page is serialized once and then served from memory.
 	Lazy bool
+	// Keys, when > 0, switches to the narrow shape (narrow.go): items of
+	// five attributes whose k takes Keys distinct values.
+	Keys int
 }
 
 // Server is an in-process DynamoDB endpoint (net/http/httptest) serving
@@ -78,7 +81,7 @@ func New(opts Options) *Server {
 		opts.PageBytes = ddblimits.PageBytes
 	}
 	s := &Server{opts: opts, pages: map[pageKey]*page{}}
-	s.gens.New = func() any { return &itemGen{partitionSize: opts.PartitionSize} }
+	s.gens.New = func() any { return &itemGen{partitionSize: opts.PartitionSize, keys: opts.Keys} }
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -313,8 +316,11 @@ func (s *Server) fail(w http.ResponseWriter, code, msg string) {
 }
 
 func (s *Server) describe() string {
-	// About 290 bytes of item data per item.
+	// About 290 bytes of item data per item (60 in the narrow shape).
 	size := int64(s.opts.Items) * 290
+	if s.opts.Keys > 0 {
+		size = int64(s.opts.Items) * 60
+	}
 	return fmt.Sprintf(`{"Table":{"TableName":%q,"TableStatus":"ACTIVE",`+
 		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],`+
 		`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],`+

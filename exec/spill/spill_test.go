@@ -200,7 +200,7 @@ func TestSteerCollectorFollowsTheBudget(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	SteerCollector(NewBudget(256 << 20))
 	got := debug.SetMemoryLimit(-1)
-	floor := int64(256<<20 + 64<<20 + collectorHeadroom)
+	floor := int64(256<<20 + 32<<20 + collectorHeadroom)
 	if got < floor || got > floor+liveHeap()+(64<<20) {
 		t.Fatalf("soft limit %d for a 256MiB budget, want the live heap plus %d", got, floor)
 	}
