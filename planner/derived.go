@@ -171,9 +171,9 @@ func (b *binder) derivedCol(src int, p value.Path) (expr.Expr, error) {
 	return b.col(src, q), nil
 }
 
-// expandStar turns * (or alias.*) into the columns of the named queries it
-// selects when they all have known columns, so the result has them, in
-// order; a star over a table keeps the items' own attributes.
+// expandStar turns * (or alias.*) into the columns of the named queries
+// and UNNESTs it selects when they all have known columns, so the result
+// has them, in order; a star over a table keeps the items' own attributes.
 func (sp *selectPlanner) expandStar(n *sqlparser.StarExpr) bool {
 	b := sp.b
 	srcs := make([]int, len(b.sources))
@@ -191,14 +191,26 @@ func (sp *selectPlanner) expandStar(n *sqlparser.StarExpr) bool {
 		return false
 	}
 	for _, s := range srcs {
-		if !b.sources[s].derived || b.sources[s].columns == nil {
+		if b.sources[s].knownColumns() == nil {
 			return false
 		}
 	}
 	for _, s := range srcs {
-		for _, c := range b.sources[s].columns {
+		for _, c := range b.sources[s].knownColumns() {
 			sp.items = append(sp.items, selectItem{expr: b.col(s, value.Path{{Name: c}}), name: c})
 		}
 	}
 	return true
+}
+
+// knownColumns are the columns of a named query or an UNNEST, nil for a
+// table (whose items are schemaless).
+func (s source) knownColumns() []string {
+	if s.unnest != nil {
+		return s.unnest
+	}
+	if s.derived {
+		return s.columns
+	}
+	return nil
 }
