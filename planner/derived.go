@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/plural"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -86,15 +87,19 @@ func (d *cteDef) planOnce(ctx context.Context, cat Catalog, opts Options) error 
 		return err
 	}
 	cols := p.Columns
+	what, name := "WITH "+d.name, d.name
+	if d.derived {
+		what, name = "the derived table "+d.alias, d.alias
+	}
 	switch {
 	case p.Star && len(d.columns) > 0:
-		return errorf(diag.CodeInvalid, "WITH %s names %d columns, but its query is a SELECT *, whose items have no fixed columns", d.name, len(d.columns)).
-			Hintf("list the attributes in the SELECT of %s", d.name)
+		return errorf(diag.CodeInvalid, "%s names %s, but its query is a SELECT *, whose items have no fixed columns", what, plural.Of(len(d.columns), "column")).
+			Hintf("list the attributes in the SELECT of %s", name)
 	case p.Star:
 		cols = nil
 	case len(d.columns) > 0 && len(d.columns) != len(cols):
-		return errorf(diag.CodeInvalid, "WITH %s names %d columns, but its query returns %d", d.name, len(d.columns), len(cols)).
-			Hintf("name as many columns as the SELECT of %s returns", d.name)
+		return errorf(diag.CodeInvalid, "%s names %s, but its query returns %d", what, plural.Of(len(d.columns), "column"), len(cols)).
+			Hintf("name as many columns as the SELECT of %s returns", name)
 	case len(d.columns) > 0:
 		cols = d.columns
 	}
