@@ -23,7 +23,8 @@ import (
 // that is no list or set expands into no row (CROSS) or one NULL row
 // (LEFT), WITH ORDINALITY numbers a list from 1, and an element may be a
 // document whose paths work; with a join, a joined table's list flattens
-// after the join; SELECT * has the UNNEST's columns as attributes.
+// after the join, a named query's column flattens too; SELECT * has the
+// UNNEST's columns as attributes.
 func TestUnnestSemantics(t *testing.T) {
 	items := []value.Value{
 		semItem(1, attrs{"v": value.ListOf([]value.Value{str("b"), num("2"), value.NullValue(),
@@ -115,6 +116,12 @@ func TestUnnestSemantics(t *testing.T) {
 				`n:2 | s:"two" | NULL`)
 			want("SELECT t.id, e, tag FROM {t} t JOIN {k} k ON t.kind = k.kind CROSS JOIN UNNEST(t.v) AS u(e) CROSS JOIN UNNEST(k.tags) AS w(tag) WHERE t.pk = 'P' AND e = 'b' AND tag <> 'red'",
 				`n:1 | s:"b" | s:"blue"`)
+			// A WITH query's or a derived table's column (renamed by its
+			// column list) expands too.
+			want("WITH w AS (SELECT id, v FROM {t} WHERE pk = 'P' AND id = 2) SELECT w.id, CAST(e AS CHAR) AS s FROM w CROSS JOIN UNNEST(w.v) AS u(e) ORDER BY s",
+				`n:2 | s:"x"; n:2 | s:"y"`)
+			want("SELECT d.k, e FROM (SELECT id, v FROM {t} WHERE pk = 'P' AND id = 1) AS d(k, list) CROSS JOIN UNNEST(d.list) WITH ORDINALITY AS u(e, n) WHERE n = 1",
+				`n:1 | s:"b"`)
 			// SELECT *: the item's attributes and the UNNEST's columns, keys
 			// first and the rest by name, as every SELECT * (pk, id, e,
 			// kind, n, v); t.* is the item alone, once per element.
