@@ -118,12 +118,42 @@ func TestMembersKeepTheirRewrites(t *testing.T) {
 	}
 }
 
+// A derived table's column list is read into its CTE, nested ones too,
+// and the positions of the rest of the statement stay exact.
+func TestDerivedColumnList(t *testing.T) {
+	sel := parseSelect1(t, "SELECT d.a FROM (SELECT x, y FROM (SELECT p FROM t) AS e(\"my col\")) AS d (a, `b`) WHERE d.b = 1")
+	d := sel.Derived[0]
+	if d.Alias != "d" || strings.Join(d.Columns, ",") != "a,b" {
+		t.Fatalf("derived alias %q columns %q, want d and a,b", d.Alias, d.Columns)
+	}
+	e := d.Body.Derived[0]
+	if e.Alias != "e" || strings.Join(e.Columns, ",") != "my col" {
+		t.Errorf("nested derived alias %q columns %q, want e and my col", e.Alias, e.Columns)
+	}
+	last := parseSelect1(t, "SELECT d.a FROM (SELECT x FROM t) AS d(a);")
+	if last.Text != "SELECT d.a FROM (SELECT x FROM t) AS d(a)" || last.Loc != (Span{0, len(last.Text)}) {
+		t.Errorf("a column list at the end: text %q span %v, want the whole statement", last.Text, last.Loc)
+	}
+	plain := parseSelect1(t, "SELECT d.x FROM (SELECT x FROM t) d JOIN u ON u.k = d.x")
+	if len(plain.Derived[0].Columns) != 0 {
+		t.Errorf("columns %q without a column list", plain.Derived[0].Columns)
+	}
+	// The list is blanked out, so an error after it is where it was written.
+	checkErr(t, errCase{name: "error after a column list", input: "SELECT * FROM (SELECT a FROM t) AS d(a) WHERE a = ) AND 1",
+		code: diag.CodeSyntax, line: 1, col: 51})
+}
+
 func TestCompoundErrors(t *testing.T) {
 	tests := []errCase{
 		{name: "recursive", input: "WITH RECURSIVE x AS (SELECT 1) SELECT * FROM x", code: diag.CodeUnsupported, line: 1, col: 6,
 			msg: []string{"WITH RECURSIVE is not supported"}},
 		{name: "error inside a member", input: "SELECT a FROM t UNION\nSELECT b FORM u", code: diag.CodeSyntax, line: 2, col: 15},
 		{name: "error inside a CTE", input: "WITH x AS (SELECT a FROM t WHERE) SELECT * FROM x", code: diag.CodeSyntax, line: 1, col: 33},
+		{name: "empty derived column list", input: "SELECT 1 FROM (SELECT a FROM t) AS d()", code: diag.CodeSyntax, line: 1, col: 37,
+			msg: []string{"column list of 'd' is empty"}},
+		{name: "bad derived column list", input: "SELECT 1 FROM (SELECT a FROM t) AS d(a b)", code: diag.CodeSyntax, line: 1, col: 40,
+			msg: []string{"unexpected 'b' in the column list of 'd'"}},
+		{name: "unclosed derived column list", input: "SELECT 1 FROM (SELECT a FROM t) AS d(a, b", code: diag.CodeSyntax, line: 1, col: 37},
 		{name: "error inside a derived table", input: "SELECT * FROM (SELECT a FROM t WHERE a = ) d", code: diag.CodeSyntax, line: 1, col: 41},
 		{name: "order by before union", input: "SELECT a FROM t ORDER BY a UNION SELECT b FROM u", code: diag.CodeSyntax, line: 1, col: 17,
 			msg: []string{"must be in parentheses"}},

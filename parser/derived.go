@@ -40,16 +40,61 @@ func parseMember(src string, toks []token, depth int) (*Select, *diag.Error) {
 		}
 		copy(buf[open.start:], text)
 		blank(buf, open.start+len(text), close.end)
-		derived = append(derived, CTE{Name: name, Body: body, Derived: true, NameLoc: Span{open.start, close.end}, Loc: Span{open.start, close.end}})
+		cte := CTE{Name: name, Body: body, Derived: true, NameLoc: Span{open.start, close.end}, Loc: Span{open.start, close.end}}
+		if err := q.derivedColumns(sp[1], &cte, buf); err != nil {
+			return nil, err
+		}
+		derived = append(derived, cte)
 	}
 	rewritten := string(buf)
 	sel, err := parseSelect(rewritten, lex(rewritten, start, end))
 	if err != nil {
 		return nil, err
 	}
-	sel.Text = src[start:end]
+	// The span is the statement as written: a blanked column list may have
+	// been its last tokens.
+	sel.Text, sel.Loc = src[start:end], Span{start, end}
 	sel.Derived = derived
 	return sel, nil
+}
+
+// derivedColumns reads the column list of the derived table whose closing
+// parenthesis is sig[close], as in (SELECT …) AS d(a, b), into cte and
+// blanks it out of buf: sqlparser reads no column lists, and the planner
+// renames the columns as it does a WITH query's.
+func (q *tokSeq) derivedColumns(close int, cte *CTE, buf []byte) *diag.Error {
+	k := close + 1
+	if q.word(k) == "as" {
+		k++
+	}
+	alias, ok := q.name(k)
+	if !ok || !q.punct(k+1, "(") {
+		return nil
+	}
+	open, end := k+1, q.match[k+1]
+	if end < 0 {
+		return errAt(diag.CodeSyntax, q.sig[open].start, "the column list of "+quoteSnippet(alias)+" has no closing parenthesis", "")
+	}
+	var cols []string
+	for c := open + 1; c < end; c += 2 {
+		col, ok := q.name(c)
+		if ok && c+1 < end && !q.punct(c+1, ",") {
+			c++ // the name is fine, what follows it is not
+			ok = false
+		}
+		if !ok {
+			return errAt(diag.CodeSyntax, q.sig[c].start, "unexpected "+quoteSnippet(q.text(c))+" in the column list of "+quoteSnippet(alias),
+				"a derived table's column list is names separated by commas: (SELECT …) AS d(a, b)")
+		}
+		cols = append(cols, col)
+	}
+	if len(cols) == 0 {
+		return errAt(diag.CodeSyntax, q.sig[open].start, "the column list of "+quoteSnippet(alias)+" is empty",
+			"name the columns, as in (SELECT …) AS d(a, b), or leave the list out")
+	}
+	cte.Columns, cte.Alias = cols, alias
+	blank(buf, q.sig[open].start, q.sig[end].end)
+	return nil
 }
 
 // derivedSpans finds the parenthesized queries in FROM position (after

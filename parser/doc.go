@@ -87,7 +87,10 @@
 //     the one SELECT path, so every rule here holds in each, with positions
 //     in the whole input. Such a statement is a *Select whose Query is set
 //     (AST nil); a derived table is a CTE of its SELECT (Select.Derived),
-//     named in the AST by a synthetic name that cannot be a table's.
+//     named in the AST by a synthetic name that cannot be a table's. Its
+//     column list, (SELECT …) AS d(a, b), is read into the CTE's Columns
+//     (with Alias d) and blanked out of the text sqlparser reads, so
+//     positions after it stay exact; the Select's span still covers it.
 //     Queries nest at most MaxQueryNesting levels (derived tables, WITH
 //     bodies, parenthesized members), so the parse stays linear.
 //   - ddbsql is read-only: any statement other than SELECT (WITH included),

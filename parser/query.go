@@ -57,9 +57,12 @@ func (s *SetOp) Span() Span { return s.Loc }
 // table's.
 type CTE struct {
 	Name    string
-	Columns []string // the optional column list: WITH x(a, b) AS (…)
+	Columns []string // the optional column list: WITH x(a, b) AS (…), or (SELECT …) AS d(a, b)
 	Body    *Select
 	Derived bool
+	// Alias is a derived table's alias as written when it has a column
+	// list (Name is synthetic), for messages about the list.
+	Alias   string
 	NameLoc Span
 	Loc     Span
 }

@@ -328,7 +328,7 @@ func (b *binder) resolvePath(p value.Path) (expr.Expr, error) {
 		return b.derivedCol(0, p)
 	}
 	if src, ok := b.resolveUnnest(p); ok {
-		return b.col(src, p), nil
+		return b.derivedCol(src, p)
 	}
 	return b.resolveAmbiguous(p)
 }

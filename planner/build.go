@@ -16,9 +16,6 @@ func (sp *selectPlanner) build() (*Plan, error) {
 	if sp.star && agg {
 		return nil, errorf(diag.CodeAggregate, "SELECT * cannot be combined with GROUP BY or aggregates; list the grouped columns")
 	}
-	if sp.star && len(sp.unnests) > 0 {
-		return nil, errorf(diag.CodeUnsupported, "SELECT * with UNNEST is not supported; list the columns: SELECT t.a, t.b, u.value")
-	}
 	if sp.star && sp.distinct {
 		return nil, errorf(diag.CodeUnsupported, "SELECT DISTINCT * is not supported: every item has a unique primary key, so it equals SELECT *")
 	}
@@ -37,7 +34,14 @@ func (sp *selectPlanner) build() (*Plan, error) {
 	case sp.noTable:
 		rp = &readPlan{node: &OneRow{}, client: sp.conjuncts}
 	case len(sp.froms) > 1:
+		conjuncts, afterUnnest := sp.prepareUnnestRead(&req)
+		tables := sp.conjuncts
+		sp.conjuncts = conjuncts
 		rp, err = sp.planJoin(req)
+		sp.conjuncts = tables
+		if err == nil {
+			sp.flatten(rp, afterUnnest)
+		}
 	default:
 		conjuncts, afterUnnest := sp.prepareUnnestRead(&req)
 		if rp, err = sp.planSingle(req, conjuncts); err == nil {
@@ -140,13 +144,16 @@ func (sp *selectPlanner) buildStar(node Node, rp *readPlan) (*Plan, error) {
 	}
 	proj := &Project{Input: node, Star: true}
 	froms := sp.froms
-	if !sp.bareStar && len(sp.froms) > 1 && len(sp.starSources) < len(sp.froms) {
-		// alias.* in a join: that table's attributes, not the joined row's.
+	if items := len(sp.b.sources); !sp.bareStar && items > 1 && len(sp.starSources) < items {
+		// alias.* in a join or with UNNEST: that table's attributes, not
+		// the joined row's.
 		proj.StarSources = append([]int(nil), sp.starSources...)
 		froms = nil
 		for _, src := range sp.starSources {
-			froms = append(froms, sp.froms[src])
-			proj.StarAliases = append(proj.StarAliases, sp.froms[src].alias)
+			proj.StarAliases = append(proj.StarAliases, sp.b.sources[src].alias)
+			if src < len(sp.froms) {
+				froms = append(froms, sp.froms[src])
+			}
 		}
 	}
 	node = proj

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/plural"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
@@ -86,15 +87,19 @@ func (d *cteDef) planOnce(ctx context.Context, cat Catalog, opts Options) error 
 		return err
 	}
 	cols := p.Columns
+	what, name := "WITH "+d.name, d.name
+	if d.derived {
+		what, name = "the derived table "+d.alias, d.alias
+	}
 	switch {
 	case p.Star && len(d.columns) > 0:
-		return errorf(diag.CodeInvalid, "WITH %s names %d columns, but its query is a SELECT *, whose items have no fixed columns", d.name, len(d.columns)).
-			Hintf("list the attributes in the SELECT of %s", d.name)
+		return errorf(diag.CodeInvalid, "%s names %s, but its query is a SELECT *, whose items have no fixed columns", what, plural.Of(len(d.columns), "column")).
+			Hintf("list the attributes in the SELECT of %s", name)
 	case p.Star:
 		cols = nil
 	case len(d.columns) > 0 && len(d.columns) != len(cols):
-		return errorf(diag.CodeInvalid, "WITH %s names %d columns, but its query returns %d", d.name, len(d.columns), len(cols)).
-			Hintf("name as many columns as the SELECT of %s returns", d.name)
+		return errorf(diag.CodeInvalid, "%s names %s, but its query returns %d", what, plural.Of(len(d.columns), "column"), len(cols)).
+			Hintf("name as many columns as the SELECT of %s returns", name)
 	case len(d.columns) > 0:
 		cols = d.columns
 	}
@@ -171,9 +176,9 @@ func (b *binder) derivedCol(src int, p value.Path) (expr.Expr, error) {
 	return b.col(src, q), nil
 }
 
-// expandStar turns * (or alias.*) into the columns of the named queries it
-// selects when they all have known columns, so the result has them, in
-// order; a star over a table keeps the items' own attributes.
+// expandStar turns * (or alias.*) into the columns of the named queries
+// and UNNESTs it selects when they all have known columns, so the result
+// has them, in order; a star over a table keeps the items' own attributes.
 func (sp *selectPlanner) expandStar(n *sqlparser.StarExpr) bool {
 	b := sp.b
 	srcs := make([]int, len(b.sources))
@@ -191,14 +196,26 @@ func (sp *selectPlanner) expandStar(n *sqlparser.StarExpr) bool {
 		return false
 	}
 	for _, s := range srcs {
-		if !b.sources[s].derived || b.sources[s].columns == nil {
+		if b.sources[s].knownColumns() == nil {
 			return false
 		}
 	}
 	for _, s := range srcs {
-		for _, c := range b.sources[s].columns {
+		for _, c := range b.sources[s].knownColumns() {
 			sp.items = append(sp.items, selectItem{expr: b.col(s, value.Path{{Name: c}}), name: c})
 		}
 	}
 	return true
+}
+
+// knownColumns are the columns of a named query or an UNNEST, nil for a
+// table (whose items are schemaless).
+func (s source) knownColumns() []string {
+	if s.unnest != nil {
+		return s.unnest
+	}
+	if s.derived {
+		return s.columns
+	}
+	return nil
 }

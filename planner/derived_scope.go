@@ -23,6 +23,7 @@ type cteDef struct {
 	columns []string // the declared column list, if any
 	body    *parser.Select
 	derived bool
+	alias   string    // a derived table's alias, when it declares columns
 	scope   *cteScope // what its body can name
 	owner   *queryInfo
 	uses    int
@@ -84,7 +85,7 @@ func (qs *queryScopes) prepare(sel *parser.Select, scope *cteScope, count map[*c
 			s = &cteScope{parent: scope}
 			for i := range sel.Derived {
 				d := &sel.Derived[i]
-				def := &cteDef{name: d.Name, body: d.Body, derived: true, scope: scope}
+				def := &cteDef{name: d.Name, columns: d.Columns, alias: d.Alias, body: d.Body, derived: true, scope: scope}
 				s.defs = append(s.defs, def)
 				qs.prepare(d.Body, scope, count)
 			}

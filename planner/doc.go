@@ -18,14 +18,21 @@
 // literals of Options.Now, which the session sets once per statement.
 //
 // Invariants:
-//   - UNNEST (unnest.go, plan_unnest.go) is a FROM item after the one table
-//     it expands: an Unnest node above the table's read (and its client
-//     filter), whose read projects the expanded attribute and never takes
-//     LIMIT, ORDER BY or COUNT(*) (rows multiply or vanish above it).
-//     Conjuncts that read an UNNEST's columns run in a Filter above it;
-//     the others stay with the read. A bare name is the UNNEST column it
-//     names, or else the table's attribute. UNNEST with joined tables and
-//     SELECT * with UNNEST are "unsupported".
+//   - UNNEST (unnest.go, plan_unnest.go) is a FROM item after the tables
+//     (or named queries) it expands: an Unnest node above the single
+//     table's read, or above the whole join when the statement joins
+//     several (with the read's or join's client filter below it), whose
+//     reads project the expanded attributes and never take LIMIT, ORDER BY
+//     or COUNT(*) (rows multiply or vanish above it). Conjuncts that read
+//     an UNNEST's columns run in a Filter above it; the others stay where
+//     they run without UNNEST (key conditions, reads, join steps). A bare
+//     name is the UNNEST column it names, or else the one table's
+//     attribute (with several tables, the join rules decide). An UNNEST
+//     between joined tables, and an ON that reads an UNNEST's column, are
+//     errors. SELECT * passes the items' attributes with the UNNEST's
+//     columns as attributes of the row (output orders them as any SELECT
+//     *); alias.* of a table keeps that table's attributes, of an UNNEST
+//     its columns.
 //   - Every WHERE conjunct ends in exactly one place: the key condition, the
 //     FilterExpression (only where DynamoDB's semantics equal SQL's), or a
 //     client-side Filter. None is dropped and none is applied twice. A
@@ -87,9 +94,12 @@
 //     planned, so it sends no request. Such an item has no keys: it is
 //     joined by hash, or drives a lookup join into a table by that table's
 //     key. Its columns are known (a name it lacks is an error), except for
-//     a SELECT *, which passes its items' attributes. So a bare name in a
-//     join that no FROM item has as a key or known column belongs to the
-//     one schemaless FROM item, when there is exactly one (bind.go).
+//     a SELECT *, which passes its items' attributes. A column list, WITH
+//     x(a, b) or (SELECT …) AS d(a, b), renames them; a count that differs
+//     from the query's, or a list over a SELECT *, is an "invalid" error.
+//     A bare name in a join that no FROM item has as a key or known column
+//     belongs to the one schemaless FROM item, when there is exactly one
+//     (bind.go).
 //   - Function calls are bound against the function catalogue
 //     (planner/funcs), which exec implements; the planner never asks the
 //     executor what a function is.

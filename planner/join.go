@@ -178,6 +178,7 @@ func (jp *joinPlanner) needsOf(s int) needs {
 		es = append(es, pc.cond)
 	}
 	es = append(es, jp.late...)
+	es = append(es, sp.unnestNeeds...)
 	return needs{star: sp.star}.with(es, s)
 }
 

@@ -50,7 +50,7 @@ func (sp *selectPlanner) bindJoinConditions() error {
 func (sp *selectPlanner) checkJoinSources(e expr.Expr, item int) error {
 	for _, c := range expr.Columns(e) {
 		if c.Source > item {
-			return errorf(diag.CodeInvalid, "ON %s refers to %s, which is joined later; move the condition to that join or to WHERE", e, sp.froms[c.Source].alias)
+			return errorf(diag.CodeInvalid, "ON %s refers to %s, which is joined later; move the condition to that join or to WHERE", e, sp.b.sources[c.Source].alias)
 		}
 	}
 	return nil

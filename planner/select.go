@@ -60,6 +60,9 @@ type selectPlanner struct {
 	// unnests are the FROM clause's UNNESTs (unnest.go), FROM items after
 	// the tables.
 	unnests []unnestPlan
+	// unnestNeeds are the expressions above the flatten that read the
+	// tables: the expanded attributes and the conditions over elements.
+	unnestNeeds []expr.Expr
 }
 
 // PlanSelect compiles a SELECT into a plan.

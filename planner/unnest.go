@@ -142,9 +142,6 @@ func (sp *selectPlanner) bindUnnests(items []unnestItem) error {
 	if len(items) == 0 {
 		return nil
 	}
-	if len(sp.froms) > 1 {
-		return errorf(diag.CodeUnsupported, "UNNEST in a statement that joins tables is not supported; unnest one table's lists")
-	}
 	for _, it := range items {
 		if sp.b.sourceByAlias(it.alias) >= 0 {
 			return errorf(diag.CodeInvalid, "the alias %s is used twice in FROM; give each UNNEST its own alias", it.alias)
@@ -201,12 +198,14 @@ func (sp *selectPlanner) prepareUnnestRead(req *readRequest) (read, after []expr
 	for _, u := range sp.unnests {
 		extra = append(extra, u.bound)
 	}
+	sp.unnestNeeds = extra
 	req.need = req.need.with(extra, 0)
 	req.limit, req.order, req.countOnly = -1, nil, false
 	return read, after
 }
 
-// flatten puts the Unnest nodes above the read: the read's own client
+// flatten puts the Unnest nodes above the read, or above the whole join
+// when the statement joins tables: the read's (or join's) own client
 // conditions first, then each flatten, and returns the conditions over
 // elements, which run above them.
 func (sp *selectPlanner) flatten(rp *readPlan, after []expr.Expr) {
@@ -234,27 +233,25 @@ func (b *binder) unnestColumn(src int, p []value.PathElem) (expr.Expr, error) {
 }
 
 // resolveUnnest places a bare name in a statement with UNNEST: an UNNEST's
-// column, or else an attribute of the one table.
+// column, or else an attribute of the one table (with several tables, the
+// join rules decide).
 func (b *binder) resolveUnnest(p value.Path) (int, bool) {
-	tables := -1
+	tables, unnests := -1, 0
 	for i, s := range b.sources {
-		if s.unnest == nil {
-			if tables >= 0 {
-				return 0, false // several tables: the join rules decide
+		if s.unnest != nil {
+			if slices.Contains(s.unnest, p[0].Name) {
+				return i, true
 			}
-			tables = i
+			unnests++
 			continue
 		}
-		if slices.Contains(s.unnest, p[0].Name) {
-			return i, true
+		if tables >= 0 {
+			tables = -2
+		} else if tables == -1 {
+			tables = i
 		}
 	}
-	for _, s := range b.sources {
-		if s.unnest != nil {
-			return tables, tables >= 0
-		}
-	}
-	return 0, false
+	return tables, unnests > 0 && tables >= 0
 }
 
 // qualified names each column's FROM item in x (bound while only the

@@ -274,15 +274,19 @@
 // sometimes empty, missing, a DynamoDB NULL or a scalar, and the same
 // lists into SQLite as JSON text (NULL for what is no list or set, since
 // json_each would expand a scalar into one row where UNNEST expands it into
-// none). 120 statements (DDBSQL_DIFFTEST_UNNEST_QUERIES; replay one with
+// none), and a second table of four items keyed by k with a label and a
+// list tl. 160 statements (DDBSQL_DIFFTEST_UNNEST_QUERIES; replay one with
 // DDBSQL_DIFFTEST_UNNEST_QUERY) run CROSS JOIN, comma or LEFT JOIN … ON
-// true UNNEST, with or without ORDINALITY (SQLite: j.key + 1), conditions
-// on the table (pushed to the read) and on elements (above the flatten),
-// GROUP BY the element with COUNT or SUM, and LIMIT over ordered lists, and
-// compare with json_each in order where ORDER BY fixes it (id, position)
-// and as multisets otherwise (a set's members come in DynamoDB's order).
-// TestUnnestSemantics pins NS, BS, documents as elements, non-list values
-// and LIMIT on both backends.
+// true UNNEST, with or without ORDINALITY (SQLite: j.key + 1), of the
+// table's lists or, joined to the second table by k, of either table's,
+// with conditions on the tables (pushed to the reads and the join), on
+// elements and across the element and the joined table (above the
+// flatten), GROUP BY the element with COUNT or SUM, SELECT * (compared by
+// attribute name: id, the element, its position, the label) and LIMIT over
+// ordered lists, and compare with json_each in order where ORDER BY fixes
+// it (id, position) and as multisets otherwise (a set's members come in
+// DynamoDB's order). TestUnnestSemantics pins NS, BS, documents as
+// elements, non-list values, LIMIT, joins and SELECT * on both backends.
 //
 // # Window functions
 //

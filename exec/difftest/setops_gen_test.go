@@ -368,25 +368,24 @@ func (g *setopGen) derived() {
 	types := g.types()
 	switch g.r.IntN(4) {
 	case 0:
-		bd, bl := g.body(types, true)
+		dFrom, lWith, lFrom := g.derivedFrom(types, "d")
 		g.q.kinds = []outKind{kindsOf(types)[0], kExact}
-		dMain := "SELECT d.c1, COUNT(*) AS n FROM (" + bd + ") AS d GROUP BY d.c1"
-		lMain := "SELECT d.c1, COUNT(*) AS n FROM (" + bl + ") AS d GROUP BY d.c1"
-		g.q.ddb, g.q.lite = dMain, lMain
+		g.q.ddb = "SELECT d.c1, COUNT(*) AS n FROM " + dFrom + " GROUP BY d.c1"
+		g.q.lite = lWith + "SELECT d.c1, COUNT(*) AS n FROM " + lFrom + " GROUP BY d.c1"
 		g.label("derived: GROUP BY")
 	case 1:
-		bd, bl := g.body(types, true)
+		dFrom, lWith, lFrom := g.derivedFrom(types, "d")
 		g.q.kinds = kindsOf(types)
 		k := 1 + g.r.IntN(len(types))
 		pd, pl := g.colPred("", k, types[k-1])
-		g.q.ddb = "SELECT * FROM (" + bd + ") d WHERE " + pd
-		g.q.lite = "SELECT * FROM (" + bl + ") d WHERE " + pl
+		g.q.ddb = "SELECT * FROM " + dFrom + " WHERE " + pd
+		g.q.lite = lWith + "SELECT * FROM " + lFrom + " WHERE " + pl
 		g.label("derived: SELECT *")
 	case 2:
-		bd, bl := g.body(types, true)
+		dFrom, lWith, lFrom := g.derivedFrom(types, "x")
 		g.q.kinds = kindsOf(types)
-		g.q.ddb = "SELECT " + colList(types, "x.") + " FROM (" + bd + ") AS x ORDER BY " + colList(types, "x.") + " LIMIT 7"
-		g.q.lite = "SELECT " + colList(types, "x.") + " FROM (" + bl + ") AS x ORDER BY " + colList(types, "x.") + " LIMIT 7"
+		g.q.ddb = "SELECT " + colList(types, "x.") + " FROM " + dFrom + " ORDER BY " + colList(types, "x.") + " LIMIT 7"
+		g.q.lite = lWith + "SELECT " + colList(types, "x.") + " FROM " + lFrom + " ORDER BY " + colList(types, "x.") + " LIMIT 7"
 		g.q.ordered = true
 		g.label("derived: ORDER BY LIMIT")
 	default:
@@ -406,6 +405,21 @@ func (g *setopGen) derived() {
 		g.q.lite = "SELECT d.k2, u." + lCol + " FROM (" + inner(true) + ") AS d JOIN " + tableName + " u ON u.pk = d.k1 AND u.id = d.k2"
 		g.label("derived: joined to the table by its key")
 	}
+}
+
+// derivedFrom draws the FROM item of a derived table named alias, its
+// columns c1, c2, … named by its query or by a column list, (SELECT …) AS
+// alias(c1, c2); SQLite has no derived-table column lists, so there the
+// same query is a WITH query with that list (lWith, ending in a blank).
+func (g *setopGen) derivedFrom(types []typ, alias string) (dFrom, lWith, lFrom string) {
+	if g.chance(0.35) {
+		bd, bl := g.body(types, false)
+		g.label("derived: column list")
+		cols := colList(types, "")
+		return "(" + bd + ") AS " + alias + "(" + cols + ")", "WITH " + alias + "(" + cols + ") AS (" + bl + ") ", alias
+	}
+	bd, bl := g.body(types, true)
+	return "(" + bd + ") AS " + alias, "", "(" + bl + ") AS " + alias
 }
 
 // setopQuery draws statement n (its own random stream, so it replays alone).
@@ -601,7 +615,7 @@ var requiredSetopConstructs = []string{
 	"member: expression", "member: Scan", "member: Scan, refused without --allow-scan", "named query: compound",
 	"WITH: column list", "WITH: unused query", "WITH: read once", "WITH: read twice", "WITH: joined with itself",
 	"WITH: read by a later WITH query", "WITH: read by a later WITH query and the statement",
-	"derived: GROUP BY", "derived: SELECT *", "derived: ORDER BY LIMIT", "derived: joined to the table by its key",
+	"derived: GROUP BY", "derived: SELECT *", "derived: ORDER BY LIMIT", "derived: joined to the table by its key", "derived: column list",
 	"plan: WITH query evaluated once", "plan: WITH query planned in place", "plan: derived table",
 	"plan: lookup join driven by a named query", "plan: hash join on a named query",
 	"plan: UNION set", "plan: INTERSECT", "plan: EXCEPT",

@@ -22,12 +22,14 @@ import (
 // the order DynamoDB returns them, so only compared sorted here), a value
 // that is no list or set expands into no row (CROSS) or one NULL row
 // (LEFT), WITH ORDINALITY numbers a list from 1, and an element may be a
-// document whose paths work.
+// document whose paths work; with a join, a joined table's list flattens
+// after the join, a named query's column flattens too; SELECT * has the
+// UNNEST's columns as attributes.
 func TestUnnestSemantics(t *testing.T) {
 	items := []value.Value{
 		semItem(1, attrs{"v": value.ListOf([]value.Value{str("b"), num("2"), value.NullValue(),
-			value.MapOf(map[string]value.Value{"k": str("deep")})})}),
-		semItem(2, attrs{"v": value.SetOf(value.StringSet, []value.Value{str("x"), str("y")})}),
+			value.MapOf(map[string]value.Value{"k": str("deep")})}), "kind": str("K1")}),
+		semItem(2, attrs{"v": value.SetOf(value.StringSet, []value.Value{str("x"), str("y")}), "kind": str("K2")}),
 		semItem(3, attrs{"v": value.SetOf(value.NumberSet, []value.Value{num("10"), num("-2.5")})}),
 		semItem(4, attrs{"v": value.SetOf(value.BinarySet, []value.Value{value.Bin([]byte("hi"))})}),
 		semItem(5, attrs{"v": value.ListOf(nil)}),
@@ -60,13 +62,25 @@ func TestUnnestSemantics(t *testing.T) {
 					{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeN},
 				},
 			}, Items: items}
-			if err := fixtures.Load(context.Background(), be.client, be.prefix, tbl); err != nil {
+			kinds := &fixtures.Table{Name: "unnestkinds", Create: &dynamodb.CreateTableInput{
+				TableName:   aws.String("unnestkinds"),
+				BillingMode: types.BillingModePayPerRequest,
+				KeySchema:   []types.KeySchemaElement{{AttributeName: aws.String("kind"), KeyType: types.KeyTypeHash}},
+				AttributeDefinitions: []types.AttributeDefinition{
+					{AttributeName: aws.String("kind"), AttributeType: types.ScalarAttributeTypeS},
+				},
+			}, Items: []value.Value{
+				value.MapOf(map[string]value.Value{"kind": str("K1"), "label": str("one"),
+					"tags": value.ListOf([]value.Value{str("red"), str("blue")})}),
+				value.MapOf(map[string]value.Value{"kind": str("K2"), "label": str("two")}),
+			}}
+			if err := fixtures.Load(context.Background(), be.client, be.prefix, tbl, kinds); err != nil {
 				t.Fatal(err)
 			}
 			r := newDDBOn(t, be.client)
 			run := func(q string) string {
 				t.Helper()
-				rows, err := r.run(context.Background(), strings.ReplaceAll(q, "{t}", "`"+tbl.Named(be.prefix)+"`"), false)
+				rows, err := r.run(context.Background(), strings.NewReplacer("{t}", "`"+tbl.Named(be.prefix)+"`", "{k}", "`"+kinds.Named(be.prefix)+"`").Replace(q), false)
 				if err != nil {
 					t.Fatalf("%s: %v", q, err)
 				}
@@ -94,6 +108,31 @@ func TestUnnestSemantics(t *testing.T) {
 			// LIMIT counts flattened rows, not items.
 			want("SELECT t.id FROM {t} t CROSS JOIN UNNEST(t.v) AS u(e) WHERE t.pk = 'P' ORDER BY t.id LIMIT 5",
 				`n:1; n:1; n:1; n:1; n:2`)
+			// With a join, the joined table's list flattens after the join;
+			// conditions on the element and across tables run above it.
+			want("SELECT t.id, k.label, tag FROM {t} t JOIN {k} k ON t.kind = k.kind CROSS JOIN UNNEST(k.tags) WITH ORDINALITY AS u(tag, n) WHERE t.pk = 'P' ORDER BY t.id, n",
+				`n:1 | s:"one" | s:"red"; n:1 | s:"one" | s:"blue"`)
+			want("SELECT t.id, k.label, tag FROM {t} t JOIN {k} k ON t.kind = k.kind LEFT JOIN UNNEST(k.tags) AS u(tag) ON true WHERE t.pk = 'P' AND tag IS NULL",
+				`n:2 | s:"two" | NULL`)
+			want("SELECT t.id, e, tag FROM {t} t JOIN {k} k ON t.kind = k.kind CROSS JOIN UNNEST(t.v) AS u(e) CROSS JOIN UNNEST(k.tags) AS w(tag) WHERE t.pk = 'P' AND e = 'b' AND tag <> 'red'",
+				`n:1 | s:"b" | s:"blue"`)
+			// A WITH query's or a derived table's column (renamed by its
+			// column list) expands too.
+			want("WITH w AS (SELECT id, v FROM {t} WHERE pk = 'P' AND id = 2) SELECT w.id, CAST(e AS CHAR) AS s FROM w CROSS JOIN UNNEST(w.v) AS u(e) ORDER BY s",
+				`n:2 | s:"x"; n:2 | s:"y"`)
+			want("SELECT d.k, e FROM (SELECT id, v FROM {t} WHERE pk = 'P' AND id = 1) AS d(k, list) CROSS JOIN UNNEST(d.list) WITH ORDINALITY AS u(e, n) WHERE n = 1",
+				`n:1 | s:"b"`)
+			// SELECT *: the item's attributes and the UNNEST's columns, keys
+			// first and the rest by name, as every SELECT * (pk, id, e,
+			// kind, n, v); t.* is the item alone, once per element.
+			want("SELECT * FROM {t} t CROSS JOIN UNNEST(t.v) WITH ORDINALITY AS u(e, n) WHERE t.pk = 'P' AND t.id = 1 AND n = 2",
+				`s:"P" | n:1 | n:2 | s:"K1" | n:2 | j:["b",2,null,{"k":"deep"}]`)
+			want("SELECT t.* FROM {t} t CROSS JOIN UNNEST(t.v) AS u(e) WHERE t.pk = 'P' AND t.id = 2",
+				`s:"P" | n:2 | s:"K2" | j:["x","y"]; s:"P" | n:2 | s:"K2" | j:["x","y"]`)
+			want("SELECT u.* FROM {t} t CROSS JOIN UNNEST(t.v) WITH ORDINALITY AS u(e, n) WHERE t.pk = 'P' AND t.id = 1 AND n <= 2",
+				`s:"b" | n:1; n:2 | n:2`)
+			want("SELECT * FROM {t} t JOIN {k} k ON t.kind = k.kind CROSS JOIN UNNEST(k.tags) AS u(tag) WHERE t.pk = 'P' AND tag = 'red'",
+				`s:"P" | n:1 | s:"K1" | s:"K1" | s:"one" | s:"red" | j:["red","blue"] | j:["b",2,null,{"k":"deep"}]`)
 		})
 	}
 }

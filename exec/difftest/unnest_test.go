@@ -24,8 +24,9 @@ import (
 const (
 	envUnnestQueries     = "DDBSQL_DIFFTEST_UNNEST_QUERIES"
 	envUnnestQuery       = "DDBSQL_DIFFTEST_UNNEST_QUERY"
-	defaultUnnestQueries = 120
+	defaultUnnestQueries = 160
 	unnestTable          = "diffunnest"
+	unnestKindsTable     = "diffunnestk"
 )
 
 // unnestRow is one item: l a list of small integers (some NULL), sl a list
@@ -36,6 +37,31 @@ type unnestRow struct {
 	id        int
 	l, sl, ss value.Value
 	k         int64
+}
+
+// unnestKind is one item of the table joined to the lists: keyed by k
+// (values 0 to 3; items with k = 4 find none), with a label and a list of
+// strings tl (missing for k = 3).
+type unnestKind struct {
+	k     int64
+	label string
+	tl    value.Value
+}
+
+func unnestKinds() []unnestKind {
+	strs := func(ws ...string) value.Value {
+		vs := make([]value.Value, len(ws))
+		for i, w := range ws {
+			vs[i] = value.Str(w)
+		}
+		return value.ListOf(vs)
+	}
+	return []unnestKind{
+		{0, "zero", strs("a", "b")},
+		{1, "one", strs("b")},
+		{2, "two", strs()},
+		{3, "three", value.MissingValue()},
+	}
 }
 
 func genUnnestRows(seed uint64, n int) []unnestRow {
@@ -115,7 +141,7 @@ func liteJSON(v value.Value) any {
 	return string(b)
 }
 
-func loadUnnestTables(t *testing.T, rows []unnestRow) (string, *sql.DB, backend) {
+func loadUnnestTables(t *testing.T, rows []unnestRow) (unnestTables, *sql.DB, backend) {
 	t.Helper()
 	be := newBackend(t)
 	items := make([]value.Value, len(rows))
@@ -141,7 +167,21 @@ func loadUnnestTables(t *testing.T, rows []unnestRow) (string, *sql.DB, backend)
 			{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeN},
 		},
 	}, Items: items}
-	if err := fixtures.Load(context.Background(), be.client, be.prefix, tbl); err != nil {
+	var kindItems []value.Value
+	for _, kd := range unnestKinds() {
+		m := map[string]value.Value{"k": value.NumTrusted(strconv.FormatInt(kd.k, 10)), "label": value.Str(kd.label)}
+		if kd.tl.Kind() != value.Missing {
+			m["tl"] = kd.tl
+		}
+		kindItems = append(kindItems, value.MapOf(m))
+	}
+	kinds := &fixtures.Table{Name: unnestKindsTable, Create: &dynamodb.CreateTableInput{
+		TableName:            aws.String(unnestKindsTable),
+		BillingMode:          types.BillingModePayPerRequest,
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("k"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("k"), AttributeType: types.ScalarAttributeTypeN}},
+	}, Items: kindItems}
+	if err := fixtures.Load(context.Background(), be.client, be.prefix, tbl, kinds); err != nil {
 		t.Fatal(err)
 	}
 	db, err := sql.Open("sqlite", ":memory:")
@@ -159,38 +199,82 @@ func loadUnnestTables(t *testing.T, rows []unnestRow) (string, *sql.DB, backend)
 			t.Fatal(err)
 		}
 	}
-	return tbl.Named(be.prefix), db, be
+	if _, err := db.Exec("CREATE TABLE " + unnestKindsTable + " (k, label, tl)"); err != nil {
+		t.Fatal(err)
+	}
+	for _, kd := range unnestKinds() {
+		if _, err := db.Exec("INSERT INTO "+unnestKindsTable+" VALUES (?, ?, ?)", kd.k, kd.label, liteJSON(kd.tl)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return unnestTables{lists: tbl.Named(be.prefix), kinds: kinds.Named(be.prefix)}, db, be
+}
+
+// unnestTables are the backend's names of the two tables.
+type unnestTables struct{ lists, kinds string }
+
+// unnestStar is how a SELECT * row is compared: its attributes picked by
+// name (absent ones as NULL), in the order of the SQLite statement's
+// columns; nil when the statement lists its columns.
+type unnestStar []string
+
+func (st unnestStar) pick(rows [][]any, keys [][]string) [][]any {
+	out := make([][]any, len(rows))
+	for i, row := range rows {
+		cells := make([]any, len(st))
+		for c, name := range st {
+			for k, key := range keys[i] {
+				if key == name {
+					cells[c] = row[k]
+				}
+			}
+		}
+		out[i] = cells
+	}
+	return out
 }
 
 // unnestStatement generates one statement in both dialects; ordered says
 // whether rows compare in order (else as multisets: set members come in
-// no order SQL can name).
-func unnestStatement(r *rand.Rand, table string) (ddb, lite string, ordered bool, labels []string) {
+// no order SQL can name), star how a SELECT * row is compared.
+func unnestStatement(r *rand.Rand, tables unnestTables) (ddb, lite string, ordered bool, labels []string, star unnestStar) {
 	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
-	attr := pick("l", "l", "sl", "ss")
+	joined := r.IntN(3) == 0
+	owner, attr := "t", pick("l", "l", "sl", "ss")
+	if joined && r.IntN(2) == 0 {
+		owner, attr = "c", "tl" // the joined table's list
+	}
 	isSet := attr == "ss"
 	left := r.IntN(3) == 0
 	ord := !isSet && r.IntN(2) == 0
 	labels = []string{attr}
+	if joined {
+		labels = append(labels, "join")
+	}
 	alias := pick("u", "e2")
 	cols := "v"
 	if ord {
 		cols, labels = "v, n", append(labels, "ordinality")
 	}
-	join := "CROSS JOIN UNNEST(t." + attr + ")"
+	join := "CROSS JOIN UNNEST(" + owner + "." + attr + ")"
 	if ord {
 		join += " WITH ORDINALITY"
 	}
 	join += " AS " + alias + "(" + cols + ")"
-	liteJoin := ", json_each(t." + attr + ") AS j"
+	liteJoin := ", json_each(" + owner + "." + attr + ") AS j"
 	if left {
 		join = strings.Replace(join, "CROSS JOIN", "LEFT JOIN", 1) + " ON true"
-		liteJoin = " LEFT JOIN json_each(t." + attr + ") AS j ON true"
+		liteJoin = " LEFT JOIN json_each(" + owner + "." + attr + ") AS j ON true"
 		labels = append(labels, "left")
 	}
 	if r.IntN(4) == 0 && !left {
 		join = strings.Replace(join, "CROSS JOIN", ",", 1)
 		labels = append(labels, "comma")
+	}
+	tablesFrom, liteTables := "`"+tables.lists+"` t", unnestTable+" t"
+	if joined {
+		tablesFrom += " JOIN `" + tables.kinds + "` c ON t.k = c.k"
+		liteTables += " JOIN " + unnestKindsTable + " c ON t.k = c.k"
 	}
 	v, liteV := pick(alias+".v", "v"), "j.value"
 	n, liteN := alias+".n", "(j.key + 1)"
@@ -199,6 +283,11 @@ func unnestStatement(r *rand.Rand, table string) (ddb, lite string, ordered bool
 		c := strconv.Itoa(r.IntN(5))
 		where, liteWhere = append(where, "t.k <> "+c), append(liteWhere, "t.k <> "+c)
 		labels = append(labels, "table filter")
+	}
+	if joined && r.IntN(3) == 0 {
+		w := pick("'one'", "'two'", "'zero'")
+		where, liteWhere = append(where, "c.label <> "+w), append(liteWhere, "c.label <> "+w)
+		labels = append(labels, "joined table filter")
 	}
 	if r.IntN(2) == 0 {
 		labels = append(labels, "element filter")
@@ -216,6 +305,11 @@ func unnestStatement(r *rand.Rand, table string) (ddb, lite string, ordered bool
 			where, liteWhere = append(where, v+" "+op+" "+w), append(liteWhere, liteV+" "+op+" "+w)
 		}
 	}
+	if joined && attr != "l" && r.IntN(3) == 0 {
+		// Reads the element and the joined table: above the flatten.
+		where, liteWhere = append(where, v+" < c.label"), append(liteWhere, liteV+" < c.label")
+		labels = append(labels, "cross filter")
+	}
 	if ord && r.IntN(3) == 0 {
 		c := strconv.Itoa(1 + r.IntN(3))
 		where, liteWhere = append(where, n+" <= "+c), append(liteWhere, liteN+" <= "+c)
@@ -226,8 +320,8 @@ func unnestStatement(r *rand.Rand, table string) (ddb, lite string, ordered bool
 		}
 		return " AND " + strings.Join(ws, " AND ")
 	}
-	from := " FROM `" + table + "` t " + join + " WHERE t.pk = 'U'" + cond(where)
-	liteFrom := " FROM " + unnestTable + " t" + liteJoin + " WHERE t.pk = 'U'" + cond(liteWhere)
+	from := " FROM " + tablesFrom + " " + join + " WHERE t.pk = 'U'" + cond(where)
+	liteFrom := " FROM " + liteTables + liteJoin + " WHERE t.pk = 'U'" + cond(liteWhere)
 	if r.IntN(4) == 0 {
 		labels = append(labels, "group by")
 		agg, liteAgg := "COUNT(*)", "COUNT(*)"
@@ -235,12 +329,29 @@ func unnestStatement(r *rand.Rand, table string) (ddb, lite string, ordered bool
 			agg, liteAgg = "SUM("+v+")", "SUM("+liteV+")"
 		}
 		return "SELECT " + v + " AS g, " + agg + from + " GROUP BY g ORDER BY g",
-			"SELECT " + liteV + " AS g, " + liteAgg + liteFrom + " GROUP BY g ORDER BY g", true, labels
+			"SELECT " + liteV + " AS g, " + liteAgg + liteFrom + " GROUP BY g ORDER BY g", true, labels, nil
 	}
 	sel, liteSel := "t.id, "+v, "t.id, "+liteV
-	order, liteOrder := " ORDER BY t.id", " ORDER BY t.id"
 	if ord {
 		sel, liteSel = sel+", "+n, liteSel+", "+liteN
+	}
+	if joined {
+		sel, liteSel = sel+", c.label", liteSel+", c.label"
+	}
+	if r.IntN(4) == 0 {
+		// SELECT *: the items' attributes and the UNNEST's columns, compared
+		// by name.
+		labels = append(labels, "star")
+		sel, star = "*", unnestStar{"id", "v"}
+		if ord {
+			star = append(star, "n")
+		}
+		if joined {
+			star = append(star, "label")
+		}
+	}
+	order, liteOrder := " ORDER BY t.id", " ORDER BY t.id"
+	if ord {
 		order, liteOrder = order+", "+n, liteOrder+", j.key"
 	}
 	if isSet || !ord {
@@ -251,7 +362,7 @@ func unnestStatement(r *rand.Rand, table string) (ddb, lite string, ordered bool
 		limit = " LIMIT " + strconv.Itoa(r.IntN(20))
 		labels = append(labels, "limit")
 	}
-	return "SELECT " + sel + from + order + limit, "SELECT " + liteSel + liteFrom + liteOrder + limit, ordered, labels
+	return "SELECT " + sel + from + order + limit, "SELECT " + liteSel + liteFrom + liteOrder + limit, ordered, labels, star
 }
 
 func TestUnnestDifferential(t *testing.T) {
@@ -261,7 +372,7 @@ func TestUnnestDifferential(t *testing.T) {
 	if replay {
 		only = envInt(t, envUnnestQuery, 0)
 	}
-	table, lite, be := loadUnnestTables(t, genUnnestRows(seed, 80))
+	tables, lite, be := loadUnnestTables(t, genUnnestRows(seed, 80))
 	t.Logf("seed %d, %d statements, on %s", seed, n, be.name)
 	r := newDDBOn(t, be.client)
 	ctx := context.Background()
@@ -271,7 +382,7 @@ func TestUnnestDifferential(t *testing.T) {
 		if replay && q != only {
 			continue
 		}
-		ddb, liteSQL, ordered, labels := unnestStatement(rand.New(rand.NewPCG(seed, 2000+q)), table)
+		ddb, liteSQL, ordered, labels, star := unnestStatement(rand.New(rand.NewPCG(seed, 2000+q)), tables)
 		for _, l := range labels {
 			seen[l]++
 		}
@@ -280,6 +391,9 @@ func TestUnnestDifferential(t *testing.T) {
 			t.Errorf("statement %d (%s=%d): ddbsql: %v\n  %s", q, envUnnestQuery, q, err, ddb)
 			failures++
 			continue
+		}
+		if star != nil {
+			got = star.pick(got, r.keys)
 		}
 		want, err := runLite(ctx, lite, liteSQL)
 		if err != nil {
@@ -301,7 +415,7 @@ func TestUnnestDifferential(t *testing.T) {
 	if replay {
 		return
 	}
-	for _, l := range []string{"l", "sl", "ss", "ordinality", "left", "comma", "table filter", "element filter", "group by", "limit"} {
+	for _, l := range []string{"l", "sl", "ss", "ordinality", "left", "comma", "table filter", "element filter", "group by", "limit", "join", "tl", "joined table filter", "cross filter", "star"} {
 		if seen[l] == 0 {
 			t.Errorf("no generated statement used %s", l)
 		}

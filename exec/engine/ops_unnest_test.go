@@ -167,3 +167,55 @@ func TestUnnestOperatorSplitsLongLists(t *testing.T) {
 		})
 	}
 }
+
+// TestUnnestOperatorOverJoinedRows: above a join the input's columns carry
+// their FROM items already; two UNNESTs, of either side, flatten in turn,
+// keep those marks and add their own, and nothing leaks when the consumer
+// stops after the first batch.
+func TestUnnestOperatorOverJoinedRows(t *testing.T) {
+	l := func(vs ...value.Value) value.Value { return value.ListOf(vs) }
+	input := func() []otBatch {
+		return []otBatch{{names: []string{"id", "x", "id", "tags"}, from: []int{0, 0, 1, 1}, rows: [][]value.Value{
+			{otN("1"), l(otS("a"), otS("b")), otS("p1"), l(otS("red"))},
+			{otN("2"), l(otS("c")), otS("p2"), l(otS("blue"), otS("green"))},
+			{otN("3"), l(), otS("p3"), l(otS("x"))},
+		}}}
+	}
+	plan := func(src Operator) planner.Node {
+		first := &planner.Unnest{Input: &otLeaf{op: src}, Source: 2, Alias: "u", X: otQCol(0, "x"), Value: "v"}
+		return &planner.Unnest{Input: first, Source: 3, Alias: "w", X: otQCol(1, "tags"), Value: "v", Ordinality: "n"}
+	}
+	env := otEnv(t)
+	src := otSrc(env, input()...)
+	op := otMustBuild(t, env, plan(src))
+	rows, _, err := otDrain(op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := op.Close(); err != nil {
+		t.Fatal(err)
+	}
+	src.check(t)
+	var got []string
+	for _, r := range rows {
+		got = append(got, otShow(r.getFrom(0, "id"))+"/"+otShow(r.getFrom(1, "id"))+":"+otShow(r.getFrom(2, "v"))+","+otShow(r.getFrom(3, "v"))+"#"+otShow(r.getFrom(3, "n")))
+	}
+	want := `N:1/S:"p1":S:"a",S:"red"#N:1 N:1/S:"p1":S:"b",S:"red"#N:1 N:2/S:"p2":S:"c",S:"blue"#N:1 N:2/S:"p2":S:"c",S:"green"#N:2`
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("got  %s\nwant %s", g, want)
+	}
+
+	env = otEnv(t)
+	env.BatchRows = 1
+	src = otSrc(env, input()...)
+	op = otMustBuild(t, env, plan(src))
+	b, err := op.Next(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Release()
+	if err := op.Close(); err != nil {
+		t.Fatal(err)
+	}
+	src.check(t)
+}
