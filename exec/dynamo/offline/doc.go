@@ -54,6 +54,15 @@
 //     starts a stream that skips to the item after it. Streams that nobody
 //     continues are stopped past 64 kept ones and by Close. Nothing of the
 //     table is held but the pages in flight and the duplicate-key set.
+//     A Scan that names its attributes (a ProjectionExpression, or Select
+//     COUNT) decodes only those its projection and filter name and the
+//     keys (needs.go: every word of the expressions counts, so it may
+//     decode a few more); the others are checked and sized without
+//     building values (skip.go), conservatively: sets, binary, escaped
+//     strings and anything unusual are decoded as usual, so every check
+//     and error is a full decode's, and sizes, capacity and pages are the
+//     whole item's. A kept stream is only continued by a request needing
+//     the same attributes.
 //   - GetItem, BatchGetItem and Query (of the table; streamed tables have
 //     no indexes) load the table first, once: the same pipeline into
 //     memdb, counted into a Progress handed to Options.Loading (ddbsql's

@@ -23,25 +23,40 @@ import (
 // order of set members, which DynamoDB does not keep); fastjson_test.go
 // checks that, also by fuzzing.
 func fastItem(data []byte, unwrap bool, dst []memdb.NamedValue) ([]memdb.NamedValue, bool) {
-	d := fastDecoder{data: data}
+	out, _, ok := fastItemNeeding(data, unwrap, nil, dst)
+	return out, ok
+}
+
+// fastItemNeeding is fastItem decoding only the attributes need names
+// (all of them when need is nil): the others are checked and sized by the
+// skipper (skip.go) and counted in the Skipped it returns, or decoded when
+// it cannot vouch for them.
+func fastItemNeeding(data []byte, unwrap bool, need map[string]bool, dst []memdb.NamedValue) ([]memdb.NamedValue, memdb.Skipped, bool) {
+	d := fastDecoder{data: data, need: need}
 	if unwrap && bytes.HasPrefix(data, itemPrefix) {
 		d.i = len(itemPrefix)
 		out, ok := d.top(dst)
 		if ok && d.byte('}') && d.end() {
-			return out, true
+			return out, d.skipped, true
 		}
-		return dst, false
+		return dst, memdb.Skipped{}, false
 	}
 	out, ok := d.top(dst)
 	if ok && d.end() {
-		return out, true
+		return out, d.skipped, true
 	}
-	return dst, false
+	return dst, memdb.Skipped{}, false
 }
 
 type fastDecoder struct {
 	data []byte
 	i    int
+	// need names the top-level attributes to decode (nil: all); the
+	// others, when the skipper accepts them, are named in skippedNames
+	// and counted in skipped.
+	need         map[string]bool
+	skipped      memdb.Skipped
+	skippedNames [][]byte
 }
 
 func (d *fastDecoder) ws() {
@@ -135,25 +150,69 @@ func (d *fastDecoder) top(dst []memdb.NamedValue) ([]memdb.NamedValue, bool) {
 	}
 	start := len(dst)
 	for {
-		k, ok := d.str()
+		k, ok := d.name()
 		if !ok || !d.byte(':') {
 			return dst, false
 		}
-		v, ok := d.typed()
-		if !ok {
+		if d.repeated(k, dst[start:]) {
 			return dst, false
 		}
-		for _, prev := range dst[start:] {
-			if prev.Name == k {
+		if !d.skipAttr(k) {
+			v, ok := d.typed()
+			if !ok {
 				return dst, false
 			}
+			dst = append(dst, memdb.NamedValue{Name: string(k), Value: v})
 		}
-		dst = append(dst, memdb.NamedValue{Name: k, Value: v})
 		if d.byte(',') {
 			continue
 		}
 		return dst, d.byte('}')
 	}
+}
+
+// name reads an attribute name: its bytes in data, or a decoded copy when
+// it holds escapes.
+func (d *fastDecoder) name() ([]byte, bool) {
+	at := d.i
+	if k, ok := d.rawStr(); ok {
+		return k, true
+	}
+	d.i = at
+	k, ok := d.str()
+	return []byte(k), ok
+}
+
+// repeated reports whether the item already has an attribute named k.
+func (d *fastDecoder) repeated(k []byte, decoded []memdb.NamedValue) bool {
+	for _, prev := range decoded {
+		if prev.Name == string(k) {
+			return true
+		}
+	}
+	for _, prev := range d.skippedNames {
+		if bytes.Equal(prev, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// skipAttr skips the value of the attribute named k when it is not needed
+// and the skipper accepts it; otherwise it reads nothing.
+func (d *fastDecoder) skipAttr(k []byte) bool {
+	if d.need == nil || d.need[string(k)] {
+		return false
+	}
+	at := d.i
+	s, ok := d.skip()
+	if !ok {
+		d.i = at
+		return false
+	}
+	d.skipped.Add(len(k), s)
+	d.skippedNames = append(d.skippedNames, k)
+	return true
 }
 
 // attrs reads an object of typed attribute values: an M.
