@@ -53,11 +53,17 @@ type fastDecoder struct {
 	i    int
 	// need names the top-level attributes to decode (nil: all); the
 	// others, when the skipper accepts them, are named in skippedNames
-	// and counted in skipped.
+	// (the first nSkipped; past its size the rest are decoded) and
+	// counted in skipped.
 	need         map[string]bool
 	skipped      memdb.Skipped
-	skippedNames [][]byte
+	skippedNames [maxSkippedAttrs][]byte
+	nSkipped     int
 }
+
+// maxSkippedAttrs is how many top-level attributes of an item the skipper
+// skips at most (their names are kept to find a repeated one).
+const maxSkippedAttrs = 32
 
 func (d *fastDecoder) ws() {
 	for d.i < len(d.data) {
@@ -190,7 +196,7 @@ func (d *fastDecoder) repeated(k []byte, decoded []memdb.NamedValue) bool {
 			return true
 		}
 	}
-	for _, prev := range d.skippedNames {
+	for _, prev := range d.skippedNames[:d.nSkipped] {
 		if bytes.Equal(prev, k) {
 			return true
 		}
@@ -201,7 +207,7 @@ func (d *fastDecoder) repeated(k []byte, decoded []memdb.NamedValue) bool {
 // skipAttr skips the value of the attribute named k when it is not needed
 // and the skipper accepts it; otherwise it reads nothing.
 func (d *fastDecoder) skipAttr(k []byte) bool {
-	if d.need == nil || d.need[string(k)] {
+	if d.need == nil || d.nSkipped == maxSkippedAttrs || d.need[string(k)] {
 		return false
 	}
 	at := d.i
@@ -211,7 +217,8 @@ func (d *fastDecoder) skipAttr(k []byte) bool {
 		return false
 	}
 	d.skipped.Add(len(k), s)
-	d.skippedNames = append(d.skippedNames, k)
+	d.skippedNames[d.nSkipped] = k
+	d.nSkipped++
 	return true
 }
 
