@@ -383,6 +383,7 @@ func fastNumber(s string) (string, bool) {
 	if whole == "" || (dot && frac == "") || !digitsOnly(whole) || !digitsOnly(frac) {
 		return "", false
 	}
+	written, writtenFrac := whole, frac
 	whole, frac = strings.TrimLeft(whole, "0"), strings.TrimRight(frac, "0")
 	if whole == "" && frac == "" {
 		return "0", true
@@ -393,6 +394,9 @@ func fastNumber(s string) (string, bool) {
 	}
 	if significant > ddblimits.NumberDigits {
 		return "", false
+	}
+	if (whole == written || (written == "0" && whole == "")) && frac == writtenFrac && (!dot || frac != "") {
+		return s, true // already canonical (the usual case): no copy
 	}
 	out := whole
 	if out == "" {

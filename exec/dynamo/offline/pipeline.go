@@ -140,7 +140,11 @@ func decodeChunk(path string, p itemParser, c *chunk, check func([]memdb.NamedVa
 	}
 	d = decoded{items: make([][]memdb.NamedValue, 0, len(c.items)), lines: make([]int, 0, len(c.items)),
 		skipped: make([]memdb.Skipped, 0, len(c.items))}
-	all := make([]memdb.NamedValue, 0, 12*len(c.items))
+	perItem := 12
+	if p.need != nil {
+		perItem = len(p.need) // the attributes decoded, most of the time
+	}
+	all := make([]memdb.NamedValue, 0, perItem*len(c.items))
 	for _, r := range c.items {
 		start := len(all)
 		var ierr *itemError
