@@ -45,6 +45,9 @@ func openStream(db *memdb.DB, fsys fileSystem, ps *plannedSource, typeFrom []pos
 	l := &loader{ctx: ctx, db: db, w: db.Loader(), fsys: fsys, data: fsys, claimed: map[string]string{}, need: need}
 	spec := *ps.spec
 	spec.keys = append([]keyAttr(nil), ps.spec.keys...)
+	if len(spec.gsis)+len(spec.lsis) > 0 {
+		l.need = nil // index keys are checked too: decode everything
+	}
 	s := l.sink(&spec).prepared(typeFrom)
 	send := func(b streamBatch) bool {
 		select {
