@@ -44,7 +44,7 @@ func encodeAttrs(a attrs) []byte {
 
 // compactEntry is one attribute's place in an encoded item.
 type compactEntry struct {
-	name string
+	name []byte // in the item: a string is made only for attributes kept
 	enc  []byte
 }
 
@@ -63,7 +63,7 @@ func nextEntry(b []byte) (e compactEntry, rest []byte, ok bool) {
 		return e, nil, false
 	}
 	b = b[k:]
-	return compactEntry{name: string(name), enc: b[:m]}, b[m:], true
+	return compactEntry{name: name, enc: b[:m]}, b[m:], true
 }
 
 // decodeAttrs decodes the attributes of an encoded item; with names set,
@@ -79,7 +79,7 @@ func decodeAttrs(b []byte, names map[string]bool) attrs {
 			break
 		}
 		b = rest
-		if names != nil && !names[e.name] {
+		if names != nil && !names[string(e.name)] {
 			continue
 		}
 		v, err := value.DecodeBinary(e.enc)
@@ -87,7 +87,7 @@ func decodeAttrs(b []byte, names map[string]bool) attrs {
 			// encodeAttrs wrote these bytes; they cannot be corrupt.
 			panic("memdb: corrupt stored item: " + err.Error())
 		}
-		out = append(out, attr{name: e.name, val: v})
+		out = append(out, attr{name: string(e.name), val: v})
 	}
 	return out
 }

@@ -95,7 +95,11 @@
 // item outside the segment's placement buckets is skipped),
 // LastEvaluatedKey and capacity are a stored table's; the feed is either
 // positioned after the ExclusiveStartKey or skipped up to it (see
-// feed.go; exec/dynamo/offline streams files this way).
+// feed.go; exec/dynamo/offline streams files this way). A FedItem may
+// hold only the attributes its Scan reads: the checker's Skipped counts
+// the others, which the caller checked itself and sized with Sizes'
+// functions (skipped.go, valSize's and storedSize's rules), so sizes,
+// capacity and pages are the whole item's.
 // Every numeric limit above is checked against planner/ddblimits, the
 // constants the planner and exec plan and bill by; the error texts are
 // DynamoDB's own, word for word.

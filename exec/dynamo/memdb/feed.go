@@ -41,13 +41,13 @@ type ScanSource struct {
 // without storing it, and returns its compact form; it is safe for
 // concurrent use (items are checked against the table's key schema, which
 // does not change).
-func (l *Loader) Checker(table string) (func([]NamedValue) (FedItem, error), error) {
+func (l *Loader) Checker(table string) (func([]NamedValue, Skipped) (FedItem, error), error) {
 	t, err := l.db.table(table, dataLookup)
 	if err != nil {
 		return nil, wrapOp("PutItem", err)
 	}
-	return func(nv []NamedValue) (FedItem, error) {
-		a, size, err := checkNewValueItem(nv)
+	return func(nv []NamedValue, sk Skipped) (FedItem, error) {
+		a, size, err := checkNewValueItemSkipping(nv, sk)
 		if err == nil {
 			err = t.checkItem(a)
 		}
@@ -55,7 +55,8 @@ func (l *Loader) Checker(table string) (func([]NamedValue) (FedItem, error), err
 			return FedItem{}, wrapOp("PutItem", err)
 		}
 		hk, e := t.baseEntry(a)
-		return FedItem{it: makeItem(a, size, t.rangeAttr), hk: hk, rk: e.rk,
+		it := &item{enc: encodeAttrs(a), size: size, psize: pageSizeWith(a, t.rangeAttr, sk.Page)}
+		return FedItem{it: it, hk: hk, rk: e.rk,
 			bucket: bucket(hashPrefix(a.val(t.hashAttr), value.MissingValue()))}, nil
 	}, nil
 }

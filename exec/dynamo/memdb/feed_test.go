@@ -43,7 +43,7 @@ func TestScanFeedEqualsScan(t *testing.T) {
 	var fed []FedItem
 	for len(all.Items) > 0 || all.LastEvaluatedKey != nil {
 		for _, it := range all.Items {
-			fi, err := check(named(it))
+			fi, err := check(named(it), Skipped{})
 			if err != nil {
 				t.Fatal(err)
 			}

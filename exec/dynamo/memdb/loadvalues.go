@@ -49,6 +49,12 @@ func (l *Loader) PutValues(ctx context.Context, table string, items [][]NamedVal
 
 // checkNewValueItem is checkNewItem for an attribute list.
 func checkNewValueItem(item []NamedValue) (attrs, int, error) {
+	return checkNewValueItemSkipping(item, Skipped{})
+}
+
+// checkNewValueItemSkipping is checkNewValueItem for an item some of whose
+// attributes were checked and sized without being decoded (sk).
+func checkNewValueItemSkipping(item []NamedValue, sk Skipped) (attrs, int, error) {
 	out := make(attrs, len(item))
 	for i, nv := range item {
 		out[i] = attr{nv.Name, nv.Value}
@@ -69,7 +75,7 @@ func checkNewValueItem(item []NamedValue) (attrs, int, error) {
 		}
 		out[i].val = v
 	}
-	size := itemSize(out)
+	size := itemSize(out) + sk.Size
 	if size > ddblimits.ItemBytes {
 		return nil, 0, validationError("Item size has exceeded the maximum allowed size")
 	}

@@ -115,6 +115,9 @@ func project(a attrs, paths []value.Path) attrs {
 	if paths == nil {
 		return a
 	}
+	if out, ok := projectTopLevel(a, paths); ok {
+		return out
+	}
 	root := &projNode{}
 	for _, p := range paths {
 		v := resolvePath(a, p)
@@ -144,4 +147,25 @@ func resolvePath(a attrs, p value.Path) value.Value {
 		return top
 	}
 	return p.Get(top)
+}
+
+// projectTopLevel is project when every path is a top-level name (the
+// common projection), without building a tree: the attributes of a (in
+// name order) that a path names. ok is false for nested paths.
+func projectTopLevel(a attrs, paths []value.Path) (_ attrs, ok bool) {
+	for _, p := range paths {
+		if len(p) != 1 || p[0].IsIndex {
+			return nil, false
+		}
+	}
+	out := make(attrs, 0, len(paths))
+	for _, at := range a {
+		for _, p := range paths {
+			if p[0].Name == at.name {
+				out = append(out, at)
+				break
+			}
+		}
+	}
+	return out, true
 }

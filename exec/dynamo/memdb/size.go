@@ -34,8 +34,13 @@ func mapSize(m map[string]value.Value) int {
 	return n
 }
 
-func pageSize(a attrs, rangeKey string) int {
-	size, rangeSize := 0, 0
+func pageSize(a attrs, rangeKey string) int { return pageSizeWith(a, rangeKey, 0) }
+
+// pageSizeWith is pageSize of an item that also has attributes not in a,
+// which add extra to its compressed size (each one's compressed size plus
+// one; none of them the sort key).
+func pageSizeWith(a attrs, rangeKey string, extra int) int {
+	size, rangeSize := extra, 0
 	for _, at := range a {
 		if at.name == rangeKey {
 			rangeSize = storedSize(at.val, false)

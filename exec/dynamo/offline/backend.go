@@ -179,7 +179,8 @@ func (b *Backend) streamed(in *dynamodb.ScanInput) *lazyTable {
 
 // cursorKeyOf is where a stream that in continues is kept.
 func cursorKeyOf(lt *lazyTable, in *dynamodb.ScanInput) cursorKey {
-	return cursorKey{table: lt.ps.spec.name, segment: aws.ToInt32(in.Segment), total: aws.ToInt32(in.TotalSegments), after: keyID(in.ExclusiveStartKey)}
+	_, need := scanNeeds(in, lt.ps.spec.keys)
+	return cursorKey{table: lt.ps.spec.name, segment: aws.ToInt32(in.Segment), total: aws.ToInt32(in.TotalSegments), after: keyID(in.ExclusiveStartKey), need: need}
 }
 
 // DescribeTable is the DB's, with an unloaded table's item count taken
@@ -247,9 +248,10 @@ func (b *Backend) streamPage(in *dynamodb.ScanInput, lt *lazyTable, page func(me
 	key := cursorKeyOf(lt, in)
 	st := b.cursors.take(key)
 	positioned := st != nil
+	need, _ := scanNeeds(in, lt.ps.spec.keys)
 	feed := &openingFeed{st: st, open: func() *stream {
 		b.streams.Add(1)
-		return openStream(b.DB, b.fsys, lt.ps, lt.typeFrom)
+		return openStream(b.DB, b.fsys, lt.ps, lt.typeFrom, need)
 	}}
 	out, err := page(memdb.ScanSource{Feed: feed, Positioned: positioned})
 	if err != nil || out.LastEvaluatedKey == nil {

@@ -23,6 +23,7 @@ type cursorKey struct {
 	table          string
 	segment, total int32
 	after          string // keyID of the LastEvaluatedKey
+	need           string // the attributes the stream decodes (scanNeeds' id)
 }
 
 type cursor struct {

@@ -167,7 +167,7 @@ func (l *loader) loadDataFile(dir string, f exportFile, s *sink) (int, error) {
 		return 0, err
 	}
 	defer d.Close()
-	n, err := pump(l.ctx, p, s, itemParser{unwrap: true}, produceLines(d))
+	n, err := pump(l.ctx, p, s, itemParser{unwrap: true, need: l.need}, produceLines(d))
 	if err != nil {
 		return n, err
 	}

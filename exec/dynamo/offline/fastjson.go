@@ -23,26 +23,47 @@ import (
 // order of set members, which DynamoDB does not keep); fastjson_test.go
 // checks that, also by fuzzing.
 func fastItem(data []byte, unwrap bool, dst []memdb.NamedValue) ([]memdb.NamedValue, bool) {
-	d := fastDecoder{data: data}
+	out, _, ok := fastItemNeeding(data, unwrap, nil, dst)
+	return out, ok
+}
+
+// fastItemNeeding is fastItem decoding only the attributes need names
+// (all of them when need is nil): the others are checked and sized by the
+// skipper (skip.go) and counted in the Skipped it returns, or decoded when
+// it cannot vouch for them.
+func fastItemNeeding(data []byte, unwrap bool, need map[string]bool, dst []memdb.NamedValue) ([]memdb.NamedValue, memdb.Skipped, bool) {
+	d := fastDecoder{data: data, need: need}
 	if unwrap && bytes.HasPrefix(data, itemPrefix) {
 		d.i = len(itemPrefix)
 		out, ok := d.top(dst)
 		if ok && d.byte('}') && d.end() {
-			return out, true
+			return out, d.skipped, true
 		}
-		return dst, false
+		return dst, memdb.Skipped{}, false
 	}
 	out, ok := d.top(dst)
 	if ok && d.end() {
-		return out, true
+		return out, d.skipped, true
 	}
-	return dst, false
+	return dst, memdb.Skipped{}, false
 }
 
 type fastDecoder struct {
 	data []byte
 	i    int
+	// need names the top-level attributes to decode (nil: all); the
+	// others, when the skipper accepts them, are named in skippedNames
+	// (the first nSkipped; past its size the rest are decoded) and
+	// counted in skipped.
+	need         map[string]bool
+	skipped      memdb.Skipped
+	skippedNames [maxSkippedAttrs][]byte
+	nSkipped     int
 }
+
+// maxSkippedAttrs is how many top-level attributes of an item the skipper
+// skips at most (their names are kept to find a repeated one).
+const maxSkippedAttrs = 32
 
 func (d *fastDecoder) ws() {
 	for d.i < len(d.data) {
@@ -135,25 +156,70 @@ func (d *fastDecoder) top(dst []memdb.NamedValue) ([]memdb.NamedValue, bool) {
 	}
 	start := len(dst)
 	for {
-		k, ok := d.str()
+		k, ok := d.name()
 		if !ok || !d.byte(':') {
 			return dst, false
 		}
-		v, ok := d.typed()
-		if !ok {
+		if d.repeated(k, dst[start:]) {
 			return dst, false
 		}
-		for _, prev := range dst[start:] {
-			if prev.Name == k {
+		if !d.skipAttr(k) {
+			v, ok := d.typed()
+			if !ok {
 				return dst, false
 			}
+			dst = append(dst, memdb.NamedValue{Name: string(k), Value: v})
 		}
-		dst = append(dst, memdb.NamedValue{Name: k, Value: v})
 		if d.byte(',') {
 			continue
 		}
 		return dst, d.byte('}')
 	}
+}
+
+// name reads an attribute name: its bytes in data, or a decoded copy when
+// it holds escapes.
+func (d *fastDecoder) name() ([]byte, bool) {
+	at := d.i
+	if k, ok := d.rawStr(); ok {
+		return k, true
+	}
+	d.i = at
+	k, ok := d.str()
+	return []byte(k), ok
+}
+
+// repeated reports whether the item already has an attribute named k.
+func (d *fastDecoder) repeated(k []byte, decoded []memdb.NamedValue) bool {
+	for _, prev := range decoded {
+		if prev.Name == string(k) {
+			return true
+		}
+	}
+	for _, prev := range d.skippedNames[:d.nSkipped] {
+		if bytes.Equal(prev, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// skipAttr skips the value of the attribute named k when it is not needed
+// and the skipper accepts it; otherwise it reads nothing.
+func (d *fastDecoder) skipAttr(k []byte) bool {
+	if d.need == nil || d.nSkipped == maxSkippedAttrs || d.need[string(k)] {
+		return false
+	}
+	at := d.i
+	s, ok := d.skip()
+	if !ok {
+		d.i = at
+		return false
+	}
+	d.skipped.Add(len(k), s)
+	d.skippedNames[d.nSkipped] = k
+	d.nSkipped++
+	return true
 }
 
 // attrs reads an object of typed attribute values: an M.
@@ -317,6 +383,7 @@ func fastNumber(s string) (string, bool) {
 	if whole == "" || (dot && frac == "") || !digitsOnly(whole) || !digitsOnly(frac) {
 		return "", false
 	}
+	written, writtenFrac := whole, frac
 	whole, frac = strings.TrimLeft(whole, "0"), strings.TrimRight(frac, "0")
 	if whole == "" && frac == "" {
 		return "0", true
@@ -327,6 +394,9 @@ func fastNumber(s string) (string, bool) {
 	}
 	if significant > ddblimits.NumberDigits {
 		return "", false
+	}
+	if (whole == written || (written == "0" && whole == "")) && frac == writtenFrac && (!dot || frac != "") {
+		return s, true // already canonical (the usual case): no copy
 	}
 	out := whole
 	if out == "" {

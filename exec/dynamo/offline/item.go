@@ -19,6 +19,9 @@ import (
 // itself named "Item", since the two forms are then ambiguous.
 type itemParser struct {
 	unwrap bool
+	// need, when set, names the only attributes a streamed Scan needs
+	// decoded (see fastItemNeeding).
+	need map[string]bool
 }
 
 var itemPrefix = []byte(`{"Item":`)
@@ -33,19 +36,21 @@ type itemError struct {
 
 func (e *itemError) Error() string { return e.msg }
 
-// parse decodes data, appending its attributes to dst.
-func (p itemParser) parse(data []byte, dst []memdb.NamedValue) ([]memdb.NamedValue, *itemError) {
-	if out, ok := fastItem(data, p.unwrap, dst); ok {
-		return out, nil
+// parse decodes data, appending its attributes to dst: all of them, or
+// with need set those the fast decoder could not skip, the skipped ones
+// counted in sk.
+func (p itemParser) parse(data []byte, dst []memdb.NamedValue) (_ []memdb.NamedValue, sk memdb.Skipped, _ *itemError) {
+	if out, sk, ok := fastItemNeeding(data, p.unwrap, p.need, dst); ok {
+		return out, sk, nil
 	}
 	v, ierr := p.slowParse(data)
 	if ierr != nil {
-		return dst, ierr
+		return dst, memdb.Skipped{}, ierr
 	}
 	for k, a := range v.Attrs() {
 		dst = append(dst, memdb.NamedValue{Name: k, Value: a})
 	}
-	return dst, nil
+	return dst, memdb.Skipped{}, nil
 }
 
 // slowParse decodes through value.ParseItemJSON: exact, and it explains

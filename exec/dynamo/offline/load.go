@@ -36,6 +36,9 @@ type loader struct {
 	claimed map[string]string // table name -> source path
 	created []string
 	loaded  []LoadedTable
+	// need, for a streamed Scan, names the only attributes to decode
+	// (nil: all); see itemParser.
+	need map[string]bool
 }
 
 func load(ctx context.Context, db *memdb.DB, fsys fileSystem, sources []Source, prog *Progress) (_ []LoadedTable, err error) {
@@ -153,7 +156,7 @@ func (l *loader) planItems(src Source, k kind, keys []keyAttr) (*plannedSource, 
 // runItems adds a file of items' items to s.
 func (l *loader) runItems(ps *plannedSource, s *sink) error {
 	src := ps.src
-	parser := itemParser{unwrap: !hasKey(ps.spec.keys, "Item")}
+	parser := itemParser{unwrap: !hasKey(ps.spec.keys, "Item"), need: l.need}
 	if ps.kind == kindLines {
 		d, err := openData(l.data, src.Path)
 		if err != nil {

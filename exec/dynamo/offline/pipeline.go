@@ -34,9 +34,10 @@ type chunk struct {
 }
 
 type decoded struct {
-	items [][]memdb.NamedValue
-	lines []int
-	err   error // the first decoding error, after these items
+	items   [][]memdb.NamedValue
+	skipped []memdb.Skipped // what each item's undecoded attributes add
+	lines   []int
+	err     error // the first decoding error, after these items
 	// With a sink that checks in the workers: each item's checked form,
 	// or why memdb rejects it.
 	fed      []memdb.FedItem
@@ -128,21 +129,27 @@ func pump(ctx context.Context, path string, s *sink, p itemParser, produce produ
 // decodeChunk decodes a chunk's items; their attributes share one backing
 // array per chunk, so an item costs no allocation of its own. With check
 // set, it also checks each item as memdb would.
-func decodeChunk(path string, p itemParser, c *chunk, check func([]memdb.NamedValue) (memdb.FedItem, error)) (d decoded) {
+func decodeChunk(path string, p itemParser, c *chunk, check func([]memdb.NamedValue, memdb.Skipped) (memdb.FedItem, error)) (d decoded) {
 	if check != nil {
 		defer func() {
 			d.fed, d.rejected = make([]memdb.FedItem, len(d.items)), make([]error, len(d.items))
 			for i, item := range d.items {
-				d.fed[i], d.rejected[i] = check(item)
+				d.fed[i], d.rejected[i] = check(item, d.skipped[i])
 			}
 		}()
 	}
-	d = decoded{items: make([][]memdb.NamedValue, 0, len(c.items)), lines: make([]int, 0, len(c.items))}
-	all := make([]memdb.NamedValue, 0, 12*len(c.items))
+	d = decoded{items: make([][]memdb.NamedValue, 0, len(c.items)), lines: make([]int, 0, len(c.items)),
+		skipped: make([]memdb.Skipped, 0, len(c.items))}
+	perItem := 12
+	if p.need != nil {
+		perItem = len(p.need) // the attributes decoded, most of the time
+	}
+	all := make([]memdb.NamedValue, 0, perItem*len(c.items))
 	for _, r := range c.items {
 		start := len(all)
 		var ierr *itemError
-		all, ierr = p.parse(r.data, all)
+		var sk memdb.Skipped
+		all, sk, ierr = p.parse(r.data, all)
 		if ierr != nil {
 			e := &diag.Error{Phase: diag.Load, Code: ierr.code, Pos: diag.Pos{Source: path, Line: r.line}, Msg: ierr.msg}
 			if ierr.offset >= 0 {
@@ -153,6 +160,7 @@ func decodeChunk(path string, p itemParser, c *chunk, check func([]memdb.NamedVa
 		}
 		d.items = append(d.items, all[start:len(all):len(all)])
 		d.lines = append(d.lines, r.line)
+		d.skipped = append(d.skipped, sk)
 	}
 	d.err = c.err
 	return d

@@ -32,7 +32,7 @@ type sink struct {
 	// check, when set, is memdb's check of an item, made by the decoding
 	// workers (see pump); the items go to emit, in batches, instead of
 	// being stored (a streamed Scan).
-	check func([]memdb.NamedValue) (memdb.FedItem, error)
+	check func([]memdb.NamedValue, memdb.Skipped) (memdb.FedItem, error)
 	emit  func([]memdb.FedItem) error
 	fed   []memdb.FedItem
 	// peek stops the source at its first item, once its key types are known.

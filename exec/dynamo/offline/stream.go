@@ -37,13 +37,17 @@ type stream struct {
 var _ memdb.Feed = (*stream)(nil)
 
 // openStream starts reading ps (whose table db holds, empty) through the
-// loader's pipeline.
-func openStream(db *memdb.DB, fsys fileSystem, ps *plannedSource, typeFrom []pos) *stream {
+// loader's pipeline, decoding only the attributes need names (nil: all;
+// the others are checked and sized, see skip.go).
+func openStream(db *memdb.DB, fsys fileSystem, ps *plannedSource, typeFrom []pos, need map[string]bool) *stream {
 	ctx, cancel := context.WithCancel(context.Background())
 	st := &stream{cancel: cancel, batches: make(chan streamBatch, streamAhead), done: make(chan struct{})}
-	l := &loader{ctx: ctx, db: db, w: db.Loader(), fsys: fsys, data: fsys, claimed: map[string]string{}}
+	l := &loader{ctx: ctx, db: db, w: db.Loader(), fsys: fsys, data: fsys, claimed: map[string]string{}, need: need}
 	spec := *ps.spec
 	spec.keys = append([]keyAttr(nil), ps.spec.keys...)
+	if len(spec.gsis)+len(spec.lsis) > 0 {
+		l.need = nil // index keys are checked too: decode everything
+	}
 	s := l.sink(&spec).prepared(typeFrom)
 	send := func(b streamBatch) bool {
 		select {
