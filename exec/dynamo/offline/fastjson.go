@@ -304,6 +304,9 @@ func (d *fastDecoder) typed() (value.Value, bool) {
 			ss = append(ss, value.Str(s))
 			return ok
 		})
+		if len(ss) == 0 {
+			return value.Value{}, false // an empty set: the full decoder explains the error
+		}
 		v = value.SetOf(value.StringSet, ss)
 	case "NS":
 		var ns []value.Value
@@ -312,6 +315,9 @@ func (d *fastDecoder) typed() (value.Value, bool) {
 			ns = append(ns, value.NumTrusted(n))
 			return ok
 		})
+		if len(ns) == 0 {
+			return value.Value{}, false // an empty set: the full decoder explains the error
+		}
 		v = value.SetOf(value.NumberSet, ns)
 	case "BS":
 		var bs []value.Value
@@ -320,6 +326,9 @@ func (d *fastDecoder) typed() (value.Value, bool) {
 			bs = append(bs, value.Bin(b))
 			return ok
 		})
+		if len(bs) == 0 {
+			return value.Value{}, false // an empty set: the full decoder explains the error
+		}
 		v = value.SetOf(value.BinarySet, bs)
 	default:
 		return v, false

@@ -35,6 +35,7 @@ var fastCases = []string{
 	`{}`,
 	`[]`,
 	`{"a":{"N":"1.5"},"a":{"N":"2"}}`,
+	`{"":{"BS":[]}}`, `{"x":{"SS":[]}}`, `{"x":{"NS":[]}}`,
 }
 
 // fastItem, when it succeeds, agrees with the exact slow path.
