@@ -75,9 +75,11 @@
 //     placement, and the frame (windowrewrite.go). Only the OVER clause's
 //     keywords are edited, so its expressions are rewritten (paths,
 //     keyword names) and located like any others, and errors in the
-//     specification or the frame point at the token at fault. Named
-//     windows (OVER w, WINDOW w AS …), GROUPS, EXCLUDE and RANGE with an
-//     offset are "unsupported" errors.
+//     specification or the frame point at the token at fault. A ROWS
+//     offset is a whole number written as digits, a RANGE offset any
+//     decimal number (kept as written; the planner reads it exactly); a
+//     negative offset is a syntax error. Named windows (OVER w, WINDOW w
+//     AS …), GROUPS and EXCLUDE are "unsupported" errors.
 //   - Statements of several SELECTs are cut apart on the token stream
 //     before sqlparser sees them: a WITH list (with.go), the set operators
 //     UNION [ALL], INTERSECT [ALL] and EXCEPT [ALL] outside parentheses

@@ -233,6 +233,9 @@ func (r *nameRewriter) frameFollows(j int) bool {
 	case "between", "unbounded", "current":
 		return true
 	}
+	if j < len(r.toks) && r.text(j) == "-" {
+		j++ // a negative offset, which frameBound rejects
+	}
 	return j < len(r.toks) && r.toks[j].kind == tkNumber
 }
 
@@ -246,17 +249,17 @@ func (r *nameRewriter) frame(w *Window, j, close int) *diag.Error {
 	k := j + 1
 	var err *diag.Error
 	if r.word(k) == "between" {
-		if f.Start, k, err = r.frameBound(k+1, close); err != nil {
+		if f.Start, k, err = r.frameBound(k+1, close, f.Rows); err != nil {
 			return err
 		}
 		if r.word(k) != "and" {
 			return r.frameSyntax(k, close, "expected AND between the frame's two bounds")
 		}
-		if f.End, k, err = r.frameBound(k+1, close); err != nil {
+		if f.End, k, err = r.frameBound(k+1, close, f.Rows); err != nil {
 			return err
 		}
 	} else {
-		if f.Start, k, err = r.frameBound(k, close); err != nil {
+		if f.Start, k, err = r.frameBound(k, close, f.Rows); err != nil {
 			return err
 		}
 		f.End = FrameBound{Kind: CurrentRow, Loc: f.Start.Loc}
@@ -276,14 +279,6 @@ func (r *nameRewriter) frame(w *Window, j, close int) *diag.Error {
 		return errAt(diag.CodeSyntax, f.Start.Loc.Start, "the window frame starts after it ends ("+f.Start.String()+" AND "+f.End.String()+")",
 			"write the earlier bound first, as in ROWS BETWEEN 1 PRECEDING AND CURRENT ROW")
 	}
-	if !f.Rows {
-		for _, b := range []FrameBound{f.Start, f.End} {
-			if b.Kind == Preceding || b.Kind == Following {
-				return errAt(diag.CodeUnsupported, b.Loc.Start, "RANGE frames with an offset ("+b.String()+") are not supported",
-					"use ROWS for a number of rows, or RANGE with UNBOUNDED PRECEDING, CURRENT ROW or UNBOUNDED FOLLOWING")
-			}
-		}
-	}
 	f.Loc = Span{r.toks[j].start, r.toks[close-1].end}
 	w.Frame = f
 	r.skipKeywords(j, close-1, " ")
@@ -300,7 +295,10 @@ func (r *nameRewriter) frameSyntax(k, close int, msg string) *diag.Error {
 }
 
 // frameBound reads one bound at toks[k] and returns the index after it.
-func (r *nameRewriter) frameBound(k, close int) (FrameBound, int, *diag.Error) {
+// A ROWS offset is a whole number of rows; a RANGE offset is any
+// non-negative decimal number, a distance between ORDER BY values (the
+// planner reads it exactly).
+func (r *nameRewriter) frameBound(k, close int, rows bool) (FrameBound, int, *diag.Error) {
 	if k >= close {
 		return FrameBound{}, k, r.frameSyntax(k, close, "")
 	}
@@ -315,19 +313,17 @@ func (r *nameRewriter) frameBound(k, close int) (FrameBound, int, *diag.Error) {
 	case w == "current" && r.word(k+1) == "row":
 		b.Kind = CurrentRow
 	case r.toks[k].kind == tkNumber && (r.word(k+1) == "preceding" || r.word(k+1) == "following"):
-		if !allDigits(r.text(k)) {
-			return b, k, errAt(diag.CodeSyntax, start, "a frame offset is a non-negative whole number, got "+quoteSnippet(r.text(k)), "")
+		offset, err := r.frameOffset(k, rows)
+		if err != nil {
+			return b, k, err
 		}
-		if _, err := strconv.ParseInt(r.text(k), 10, 64); err != nil {
-			return b, k, errAt(diag.CodeSyntax, start, "the frame offset "+quoteSnippet(r.text(k))+" is too large", "")
-		}
-		b.Kind, b.Offset = Preceding, strings.TrimLeft(r.text(k), "0")
-		if b.Offset == "" {
-			b.Offset = "0"
-		}
+		b.Kind, b.Offset = Preceding, offset
 		if r.word(k+1) == "following" {
 			b.Kind = Following
 		}
+	case r.text(k) == "-" && k+2 < close && r.toks[k+1].kind == tkNumber && (r.word(k+2) == "preceding" || r.word(k+2) == "following"):
+		return b, k, errAt(diag.CodeSyntax, start, "a frame offset cannot be negative, got "+quoteSnippet("-"+r.text(k+1)),
+			"write n PRECEDING for an earlier bound and n FOLLOWING for a later one, n being 0 or more")
 	default:
 		if next := r.word(k + 1); k+1 < close && (next == "preceding" || next == "following") {
 			return b, k, errAt(diag.CodeUnsupported, start, "a frame offset must be a whole number written as digits", "")
@@ -336,4 +332,26 @@ func (r *nameRewriter) frameBound(k, close int) (FrameBound, int, *diag.Error) {
 	}
 	b.Loc = Span{start, r.toks[k+1].end}
 	return b, k + 2, nil
+}
+
+// frameOffset checks the offset toks[k] of a bound: digits for ROWS, a
+// decimal number (digits, a point, an exponent) for RANGE.
+func (r *nameRewriter) frameOffset(k int, rows bool) (string, *diag.Error) {
+	text, start := r.text(k), r.toks[k].start
+	if rows {
+		if !allDigits(text) {
+			return "", errAt(diag.CodeSyntax, start, "a ROWS frame offset is a non-negative whole number, got "+quoteSnippet(text), "")
+		}
+		if _, err := strconv.ParseInt(text, 10, 64); err != nil {
+			return "", errAt(diag.CodeSyntax, start, "the frame offset "+quoteSnippet(text)+" is too large", "")
+		}
+		if trimmed := strings.TrimLeft(text, "0"); trimmed != "" {
+			return trimmed, nil
+		}
+		return "0", nil
+	}
+	if strings.HasPrefix(strings.ToLower(text), "0x") {
+		return "", errAt(diag.CodeSyntax, start, "a RANGE frame offset is a decimal number such as 10 or 1.5, got "+quoteSnippet(text), "")
+	}
+	return text, nil
 }

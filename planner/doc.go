@@ -82,7 +82,11 @@
 //     statement's items and ORDER BY read, then one Window node per
 //     distinct PARTITION BY and ORDER BY adds its functions' columns, and
 //     the items, ORDER BY and LIMIT read those columns by Ref. With
-//     windows, neither ORDER BY nor LIMIT is pushed into the read.
+//     windows, neither ORDER BY nor LIMIT is pushed into the read. A RANGE
+//     frame with an offset (window_bind.go) needs exactly one ORDER BY key
+//     not known to be non-numeric (a string constant, a CAST to CHAR, a
+//     condition are rejected; a column is checked only at run time); its
+//     offsets are canonical decimals (expr.FrameBound.Offset).
 //   - A statement of several SELECTs (WITH, UNION/INTERSECT/EXCEPT, derived
 //     tables) is planned by PlanStatement: each SELECT by PlanSelect, in
 //     its own column space, combined by SetOp nodes, with the compound's

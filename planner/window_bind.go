@@ -70,7 +70,7 @@ func (b *binder) window(n *sqlparser.FuncExpr, spec *parser.Window) (expr.Expr, 
 		}
 		w.Order = append(w.Order, expr.WindowKey{Expr: o, Desc: dir.Desc, NullsFirst: first})
 	}
-	w.Frame, err = windowFrame(spec.Frame, len(w.Order) > 0)
+	w.Frame, err = windowFrame(spec.Frame, w.Order)
 	if err != nil {
 		return nil, err
 	}
@@ -176,19 +176,27 @@ func windowCount(se sqlparser.SelectExpr, fn string, positive bool) (int64, erro
 }
 
 // windowFrame resolves the written frame, or standard SQL's default.
-func windowFrame(f *parser.Frame, ordered bool) (expr.Frame, error) {
+func windowFrame(f *parser.Frame, order []expr.WindowKey) (expr.Frame, error) {
 	if f == nil {
-		return expr.DefaultFrame(ordered), nil
+		return expr.DefaultFrame(len(order) > 0), nil
 	}
 	out := expr.Frame{Rows: f.Rows}
 	for i, b := range []parser.FrameBound{f.Start, f.End} {
 		fb := expr.FrameBound{Kind: expr.BoundKind(b.Kind)}
-		if b.Offset != "" {
+		switch {
+		case b.Offset == "":
+		case f.Rows:
 			n, err := strconv.ParseInt(b.Offset, 10, 64)
 			if err != nil {
 				return out, errorf(diag.CodeInvalid, "the frame offset %s is too large", b.Offset)
 			}
 			fb.N = n
+		default:
+			offset, err := rangeOffset(b.Offset)
+			if err != nil {
+				return out, err
+			}
+			fb.Offset = offset
 		}
 		if i == 0 {
 			out.Start = fb
@@ -196,5 +204,59 @@ func windowFrame(f *parser.Frame, ordered bool) (expr.Frame, error) {
 			out.End = fb
 		}
 	}
+	if out.HasOffset() {
+		if err := rangeOffsetKey(out, order); err != nil {
+			return out, err
+		}
+	}
 	return out, nil
+}
+
+// rangeOffset reads a RANGE frame offset as an exact decimal number.
+func rangeOffset(text string) (string, error) {
+	n, err := value.Num(text)
+	if err != nil {
+		return "", errorf(diag.CodeInvalid, "the RANGE frame offset %s is not a number DynamoDB can hold: %v", text, err)
+	}
+	if value.CompareNumbers(n, value.NumTrusted("0")) < 0 {
+		return "", errorf(diag.CodeInvalid, "a frame offset cannot be negative, got %s", text)
+	}
+	return n.Text(), nil
+}
+
+// rangeOffsetHint says what a RANGE frame with an offset needs.
+const rangeOffsetHint = "RANGE with an offset needs exactly one numeric ORDER BY key, as in OVER (ORDER BY price RANGE BETWEEN 10 PRECEDING AND CURRENT ROW); use ROWS to count rows instead"
+
+// rangeOffsetKey checks that a RANGE frame with an offset has one ORDER BY
+// key that may be numeric: its values are what the offset is added to.
+func rangeOffsetKey(f expr.Frame, order []expr.WindowKey) error {
+	if len(order) != 1 {
+		return errorf(diag.CodeInvalid, "%s has %d ORDER BY keys: RANGE with an offset needs one numeric ORDER BY key", f, len(order)).
+			Hintf("%s", rangeOffsetHint)
+	}
+	if notNumeric(order[0].Expr) {
+		return errorf(diag.CodeInvalid, "%s orders by %s, which is not a number: RANGE with an offset needs one numeric ORDER BY key", f, order[0].Expr).
+			Hintf("%s", rangeOffsetHint)
+	}
+	return nil
+}
+
+// notNumeric reports whether e is known, before any row is read, never to
+// be a number: a non-numeric constant, a conversion to a string, or a
+// condition. A column's values are only known at run time.
+func notNumeric(e expr.Expr) bool {
+	switch x := e.(type) {
+	case expr.Literal:
+		k := x.Value.Kind()
+		return k != value.Number && k != value.Null && k != value.Missing
+	case expr.Cast:
+		return x.To != value.Number
+	case expr.Binary:
+		return x.Op.IsComparison() || x.Op == expr.OpAnd || x.Op == expr.OpOr
+	case expr.Unary:
+		return x.Op == expr.OpNot
+	case expr.In, expr.Between, expr.Like, expr.IsNull:
+		return true
+	}
+	return false
 }

@@ -95,7 +95,12 @@
 //     aggregates over each row's frame with the accumulators of GROUP BY
 //     (folded once forward when every frame starts at the partition's
 //     start, once backward when every frame ends at its end, else anew
-//     where a row's frame differs from the one before). Rows leave in
+//     where a row's frame differs from the one before). A RANGE frame
+//     with an offset (window_range.go) keeps each row's one ORDER BY value
+//     and finds its bounds by binary search among the partition's numeric
+//     keys with exact decimal arithmetic (key ± offset, flipped for DESC);
+//     a key that is NULL or not a number frames its peers only, as in
+//     SQLite. Rows leave in
 //     partition order, the input columns followed by one per function.
 //     It reserves what it retains from Env.Memory; when the budget
 //     refuses (and Env.Spill is set) it goes external (window_spill.go):

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -37,12 +38,52 @@ func otWinInput(r *rand.Rand, n int) []otBatch {
 	for id := 0; id < n; {
 		b := otBatch{names: []string{"id", "p", "o", "x"}}
 		for k := 0; k < 1+r.IntN(5) && id < n; k++ {
-			b.rows = append(b.rows, []value.Value{otN(strconv.Itoa(id)), small(3, len(out) == 0), small(4, false), small(50, false)})
+			b.rows = append(b.rows, []value.Value{otN(strconv.Itoa(id)), small(3, len(out) == 0), otWinKey(r, small(4, false)), small(50, false)})
 			id++
 		}
 		out = append(out, b)
 	}
 	return out
+}
+
+// otWinKey makes some ORDER BY keys decimal (o + 0.5) and a few a string,
+// which a RANGE frame with an offset treats as having peers only.
+func otWinKey(r *rand.Rand, o value.Value) value.Value {
+	switch {
+	case o.IsNull():
+		return o
+	case r.IntN(10) == 0:
+		return otS("k" + o.Text())
+	case r.IntN(4) == 0:
+		return otN(o.Text() + ".5")
+	}
+	return o
+}
+
+// otWinInRange reports whether key o of a partition's row is within the
+// RANGE offset bound b of the current row's key cur (a start bound when
+// !end), by rational arithmetic; NULL and non-numeric keys have already
+// been set apart.
+func otWinInRange(o, cur value.Value, b expr.FrameBound, desc, end bool) bool {
+	rat := func(text string) *big.Rat {
+		q, ok := new(big.Rat).SetString(text)
+		if !ok {
+			panic("not a number: " + text)
+		}
+		return q
+	}
+	d := new(big.Rat).Sub(rat(o.Text()), rat(cur.Text()))
+	if desc {
+		d.Neg(d)
+	}
+	bound := rat(b.Offset)
+	if b.Kind == expr.Preceding {
+		bound.Neg(bound)
+	}
+	if end {
+		return d.Cmp(bound) <= 0
+	}
+	return d.Cmp(bound) >= 0
 }
 
 // otWinRow is one input row as the reference sees it.
@@ -128,6 +169,26 @@ func otWinReference(rows []otWinRow, fn expr.Window) map[int]value.Value {
 						return j <= i
 					}
 					return j >= i
+				case expr.Preceding, expr.Following:
+					if !fn.Frame.Rows {
+						if r.o.Kind() != value.Number {
+							// NULL or not a number: the peers only.
+							if end {
+								return j <= lastPeer
+							}
+							return j >= firstPeer
+						}
+						if part[j].o.Kind() != value.Number {
+							// Sorted before or after all the numbers.
+							if end {
+								return j < i
+							}
+							return j > i
+						}
+						return otWinInRange(part[j].o, r.o, b, key[0].Desc, end)
+					}
+				}
+				switch b.Kind {
 				case expr.Preceding:
 					if end {
 						return j <= i-int(b.N)
@@ -237,12 +298,29 @@ func otWinReference(rows []otWinRow, fn expr.Window) map[int]value.Value {
 	return out
 }
 
-func otWinFrame(r *rand.Rand) expr.Frame {
+func otWinFrame(r *rand.Rand, ordered bool) expr.Frame {
 	if r.IntN(4) == 0 {
 		return expr.DefaultFrame(r.IntN(2) == 0)
 	}
 	bound := func() expr.FrameBound {
 		return expr.FrameBound{Kind: expr.BoundKind(r.IntN(5)), N: int64(r.IntN(3))}
+	}
+	if ordered && r.IntN(3) == 0 {
+		// RANGE with offsets (needing the one ORDER BY key), decimal ones too.
+		offsets := []string{"0", "1", "0.5", "1.5", "2"}
+		for {
+			s, e := bound(), bound()
+			if s.Kind != expr.UnboundedFollowing && e.Kind != expr.UnboundedPreceding && s.Kind <= e.Kind {
+				s.N, e.N = 0, 0
+				if s.Kind == expr.Preceding || s.Kind == expr.Following {
+					s.Offset = offsets[r.IntN(len(offsets))]
+				}
+				if e.Kind == expr.Preceding || e.Kind == expr.Following {
+					e.Offset = offsets[r.IntN(len(offsets))]
+				}
+				return expr.Frame{Start: s, End: e}
+			}
+		}
 	}
 	if r.IntN(3) == 0 {
 		// RANGE: UNBOUNDED or CURRENT ROW only.
@@ -283,7 +361,7 @@ func TestWindowMatchesReference(t *testing.T) {
 			node.Order = []expr.WindowKey{{Expr: otWinRef(2), Desc: desc, NullsFirst: r.IntN(2) == 0}}
 		}
 		for k := 0; k < 3; k++ {
-			fn := expr.Window{Func: funcs[r.IntN(len(funcs))], Partition: node.Partition, Order: node.Order, Frame: otWinFrame(r)}
+			fn := expr.Window{Func: funcs[r.IntN(len(funcs))], Partition: node.Partition, Order: node.Order, Frame: otWinFrame(r, len(node.Order) > 0)}
 			switch fn.Func {
 			case "ntile":
 				fn.N = int64(1 + r.IntN(5))

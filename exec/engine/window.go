@@ -58,7 +58,10 @@ type windowOp struct {
 	entries []windowEntry
 	// args holds, per function, its argument values by arrival (one
 	// slice per argument).
-	args     [][][]value.Value
+	args [][][]value.Value
+	// keys holds each row's ORDER BY value by arrival when a function has
+	// a RANGE frame with an offset (window_range.go); else nil.
+	keys     []value.Value
 	results  [][]value.Value // per function, by position in entries
 	reserved int64
 	computed bool
@@ -88,6 +91,10 @@ func (op *windowOp) consume(ctx context.Context) error {
 	op.args = make([][][]value.Value, len(op.node.Funcs))
 	for f, fn := range op.node.Funcs {
 		op.args[f] = make([][]value.Value, len(fn.Args))
+	}
+	op.keys = nil
+	if needsRangeKeys(op.node.Funcs) {
+		op.keys = []value.Value{}
 	}
 	for {
 		in, err := op.input.Next(ctx)
@@ -148,6 +155,10 @@ func (op *windowOp) add(in arrow.RecordBatch) error {
 				values++
 			}
 		}
+		if err := op.addRangeKey(); err != nil {
+			in.Release()
+			return err
+		}
 		op.entries = append(op.entries, e)
 	}
 	// The keys were sliced while buf grew; point them into its final array.
@@ -166,6 +177,9 @@ func (op *windowOp) add(in arrow.RecordBatch) error {
 			for a := range op.args[f] {
 				op.args[f][a] = op.args[f][a][:start]
 			}
+		}
+		if op.keys != nil {
+			op.keys = op.keys[:start]
 		}
 		op.overflow = in
 		return errWindowSpill

@@ -110,6 +110,10 @@ func (op *windowOp) nextPartition(ctx context.Context) error {
 	for f, fn := range op.node.Funcs {
 		op.args[f] = make([][]value.Value, len(fn.Args))
 	}
+	op.keys = nil
+	if needsRangeKeys(op.node.Funcs) {
+		op.keys = []value.Value{}
+	}
 	var part []byte
 	for {
 		if x.cur == nil || x.curRow >= int(x.cur.NumRows()) {
@@ -166,6 +170,9 @@ func (op *windowOp) nextPartition(ctx context.Context) error {
 				op.args[f][a] = append(op.args[f][a], v)
 				values++
 			}
+		}
+		if err := op.addRangeKey(); err != nil {
+			return err
 		}
 		op.entries = append(op.entries, e)
 		if err := op.reservePartition(x.rowBytes + int64(cap(key)) + windowEntryBytes + int64(values+len(op.node.Funcs))*windowValueBytes); err != nil {

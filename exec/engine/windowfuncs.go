@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strconv"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/expr"
 	"github.com/ddbsql/ddbsql/planner/value"
@@ -14,6 +16,11 @@ import (
 type windowPart struct {
 	start, end         int
 	peerStart, peerEnd []int
+	// For RANGE frames with an offset (window_range.go): each row's
+	// ORDER BY key (nil: not a number), the numeric rows and the direction.
+	keys             []*apd.Decimal
+	numStart, numEnd int
+	desc             bool
 }
 
 // compute fills op.results: each function's value for each sorted entry.
@@ -30,6 +37,7 @@ func (op *windowOp) compute() error {
 			end++
 		}
 		op.peers(&part, start, end)
+		op.rangeKeys(&part)
 		for f := range op.node.Funcs {
 			if err := op.computeFunc(f, &part); err != nil {
 				return err
@@ -155,10 +163,15 @@ func frameOf(fr expr.Frame, p *windowPart, k int) (int, int) {
 				return p.peerStart[k-p.start]
 			}
 			at = k
-		case expr.Preceding:
-			at = k - int(min(b.N, int64(p.end)))
-		case expr.Following:
-			at = k + int(min(b.N, int64(p.end)))
+		case expr.Preceding, expr.Following:
+			if !fr.Rows {
+				return rangeBound(b, end, p, k)
+			}
+			if b.Kind == expr.Preceding {
+				at = k - int(min(b.N, int64(p.end)))
+			} else {
+				at = k + int(min(b.N, int64(p.end)))
+			}
 		}
 		if end {
 			at++

@@ -33,8 +33,9 @@ type WindowKey struct {
 	NullsFirst bool // where NULL and missing values go
 }
 
-// Frame is ROWS or RANGE BETWEEN Start AND End. RANGE bounds are
-// UNBOUNDED or CURRENT ROW (which includes the row's peers).
+// Frame is ROWS or RANGE BETWEEN Start AND End. A RANGE CURRENT ROW
+// includes the row's peers; a RANGE offset bound is a distance between
+// values of the window's single, numeric ORDER BY key.
 type Frame struct {
 	Rows       bool
 	Start, End FrameBound
@@ -52,10 +53,35 @@ const (
 	UnboundedFollowing
 )
 
-// FrameBound is one end of a frame; N is the n of n PRECEDING/FOLLOWING.
+// FrameBound is one end of a frame. N is the n of ROWS n
+// PRECEDING/FOLLOWING; Offset is the n of RANGE n PRECEDING/FOLLOWING, a
+// canonical decimal number (value.Num), kept as text for exact arithmetic.
 type FrameBound struct {
-	Kind BoundKind
-	N    int64
+	Kind   BoundKind
+	N      int64
+	Offset string
+}
+
+// HasOffset reports whether f is a RANGE frame with an n PRECEDING or n
+// FOLLOWING bound, which needs the ORDER BY key's values.
+func (f Frame) HasOffset() bool {
+	if f.Rows {
+		return false
+	}
+	for _, b := range []FrameBound{f.Start, f.End} {
+		if b.Kind == Preceding || b.Kind == Following {
+			return true
+		}
+	}
+	return false
+}
+
+// offsetText is the bound's n as SQL.
+func (b FrameBound) offsetText() string {
+	if b.Offset != "" {
+		return b.Offset
+	}
+	return strconv.FormatInt(b.N, 10)
 }
 
 func (Window) expr() {}
@@ -66,11 +92,11 @@ func (b FrameBound) String() string {
 	case UnboundedPreceding:
 		return "UNBOUNDED PRECEDING"
 	case Preceding:
-		return strconv.FormatInt(b.N, 10) + " PRECEDING"
+		return b.offsetText() + " PRECEDING"
 	case CurrentRow:
 		return "CURRENT ROW"
 	case Following:
-		return strconv.FormatInt(b.N, 10) + " FOLLOWING"
+		return b.offsetText() + " FOLLOWING"
 	}
 	return "UNBOUNDED FOLLOWING"
 }
