@@ -296,8 +296,10 @@
 // table: ROW_NUMBER, RANK, DENSE_RANK, NTILE, LAG and LEAD (offsets and
 // defaults), FIRST_VALUE, LAST_VALUE and SUM/AVG/COUNT/MIN/MAX, with
 // PARTITION BY and ORDER BY over columns of every type (ASC/DESC, NULLS
-// FIRST/LAST), ROWS frames with any valid bounds and RANGE frames with
-// UNBOUNDED and CURRENT ROW, arguments that are columns or exact
+// FIRST/LAST), ROWS frames with any valid bounds, RANGE frames with
+// UNBOUNDED and CURRENT ROW, and RANGE frames with whole or fractional
+// offsets (n PRECEDING/FOLLOWING, RANGE n PRECEDING) over one number or
+// decimal ORDER BY key (in SQLite's cents for a decimal key), arguments that are columns or exact
 // expressions, windows inside an expression and in the statement's ORDER
 // BY; and windows over GROUP BY groups (SUM(COUNT(*)) OVER …, RANK() OVER
 // (ORDER BY COUNT(*) DESC), HAVING). A function whose value depends on the
@@ -305,7 +307,7 @@
 // LAST_VALUE, any aggregate over a ROWS frame) orders by a list ending in
 // the unique id (over groups, the group key), so ties cannot change the
 // result; RANK, DENSE_RANK and aggregates over RANGE frames order by
-// anything. Rows are compared in order when the statement's ORDER BY is
+// anything, aggregates over a RANGE frame with an offset by one numeric key. Rows are compared in order when the statement's ORDER BY is
 // total (it ends in id, or the group key), else as multisets; AVG is
 // approximate as above. Every third statement runs again within a 48 KiB
 // --memory-limit, where the window operator sorts its input externally

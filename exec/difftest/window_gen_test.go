@@ -20,7 +20,8 @@ import (
 // FIRST_VALUE, LAST_VALUE, an aggregate over a ROWS frame) always orders
 // by a list ending in the unique id (or, over groups, the group key), so
 // ties cannot change it; RANK, DENSE_RANK and aggregates over RANGE frames
-// order by anything. Rows are compared in order when the statement's
+// order by anything, RANGE frames with an offset (aggregates only) by one
+// numeric key. Rows are compared in order when the statement's
 // ORDER BY is total, else as multisets.
 
 const (
@@ -91,13 +92,15 @@ func (g *winGen) valueExpr(types ...typ) *expr {
 	return g.column(t, false, false)
 }
 
-// frame draws a frame: none, ROWS with any valid bounds, or RANGE with
-// UNBOUNDED and CURRENT ROW bounds.
-func (g *winGen) frame() (text string, rows bool) {
+// frame draws a frame: none, ROWS with any valid bounds, RANGE with
+// UNBOUNDED and CURRENT ROW bounds, or (offset, when the function allows
+// it) RANGE with a numeric offset, whose text rangeOffset writes once the
+// ORDER BY key is drawn.
+func (g *winGen) frame(allowOffset bool) (text string, rows, offset bool) {
 	switch f := g.r.Float64(); {
 	case f < 0.4:
-		return "", false
-	case f < 0.75:
+		return "", false, false
+	case f < 0.65:
 		bounds := []string{"UNBOUNDED PRECEDING", "%d PRECEDING", "CURRENT ROW", "%d FOLLOWING", "UNBOUNDED FOLLOWING"}
 		s, e := g.r.IntN(4), 1+g.r.IntN(4)
 		if s > e {
@@ -114,14 +117,57 @@ func (g *winGen) frame() (text string, rows bool) {
 		}
 		g.label("frame: ROWS")
 		if s == 0 && e == 2 && g.chance(0.5) {
-			return " ROWS UNBOUNDED PRECEDING", true
+			return " ROWS UNBOUNDED PRECEDING", true, false
 		}
-		return " ROWS BETWEEN " + b(s) + " AND " + b(e), true
+		return " ROWS BETWEEN " + b(s) + " AND " + b(e), true, false
+	case f < 0.85 && allowOffset:
+		return "", false, true
 	}
 	g.label("frame: RANGE")
 	starts := []string{"UNBOUNDED PRECEDING", "CURRENT ROW"}
 	ends := []string{"CURRENT ROW", "UNBOUNDED FOLLOWING"}
-	return " RANGE BETWEEN " + pick(g.gen, starts) + " AND " + pick(g.gen, ends), false
+	return " RANGE BETWEEN " + pick(g.gen, starts) + " AND " + pick(g.gen, ends), false, false
+}
+
+// rangeOffsetCents are the RANGE offsets drawn, in hundredths: whole and
+// fractional, zero included.
+var rangeOffsetCents = []int64{0, 50, 100, 150, 200, 225, 500, 1000}
+
+// rangeOffset draws a RANGE frame with at least one n PRECEDING or n
+// FOLLOWING bound over an ORDER BY key of type t. SQLite holds a tDec
+// value as cents, so its offset is in cents too.
+func (g *winGen) rangeOffset(t typ) winPart {
+	offset := func() winPart {
+		c := pick(g.gen, rangeOffsetCents)
+		if t == tDec {
+			return winPart{centsText(c), strconv.FormatInt(c, 10)}
+		}
+		return sameText(centsText(c))
+	}
+	if g.chance(0.2) {
+		g.label("frame: RANGE n PRECEDING")
+		return sameText(" RANGE ").add(offset()).add(sameText(" PRECEDING"))
+	}
+	// Bound kinds in partition order; at least one of s, e is an offset.
+	kinds := []string{"UNBOUNDED PRECEDING", " PRECEDING", "CURRENT ROW", " FOLLOWING", "UNBOUNDED FOLLOWING"}
+	var s, e int
+	for {
+		s, e = g.r.IntN(4), 1+g.r.IntN(4)
+		if s <= e && (s == 1 || s == 3 || e == 1 || e == 3) {
+			break
+		}
+	}
+	bound := func(k int) winPart {
+		if k == 1 || k == 3 {
+			return offset().add(sameText(kinds[k]))
+		}
+		return sameText(kinds[k])
+	}
+	g.label("frame: RANGE offset")
+	if t == tDec {
+		g.label("frame: RANGE offset, decimal key")
+	}
+	return sameText(" RANGE BETWEEN ").add(bound(s)).add(sameText(" AND ")).add(bound(e))
 }
 
 // direction draws ASC/DESC and NULLS placement.
@@ -150,13 +196,24 @@ func (g *winGen) spec(sensitive bool, keys func() *expr, unique winPart, frame b
 		parts = append(parts, p)
 		g.label("PARTITION BY")
 	}
-	var ftext string
-	var rows bool
+	var ftext winPart
+	var rows, offset bool
 	if frame {
-		ftext, rows = g.frame()
+		var text string
+		text, rows, offset = g.frame(!sensitive)
+		ftext = sameText(text)
 	}
 	sensitive = sensitive || rows
-	if n := g.r.IntN(3); n > 0 || sensitive {
+	if offset {
+		// RANGE with an offset: exactly one numeric ORDER BY key.
+		for range 20 {
+			if k := keys(); k.t == tInt || k.t == tDec {
+				ftext = g.rangeOffset(k.t)
+				parts = append(parts, sameText("ORDER BY ").add(exprPart(k)).add(sameText(g.direction())))
+				break
+			}
+		}
+	} else if n := g.r.IntN(3); n > 0 || sensitive {
 		o := sameText("ORDER BY ")
 		for k := range n {
 			if k > 0 {
@@ -179,8 +236,8 @@ func (g *winGen) spec(sensitive bool, keys func() *expr, unique winPart, frame b
 		}
 		body = body.add(p)
 	}
-	if ftext != "" {
-		body = body.add(sameText(ftext))
+	if ftext.ddb != "" {
+		body = body.add(ftext)
 	}
 	return sameText(" OVER (").add(body).add(sameText(")"))
 }
@@ -449,7 +506,8 @@ func TestWindowDifferential(t *testing.T) {
 	}
 	t.Logf("within the small memory limit: %d statements compared, %d had a partition too large", limited, tooBig)
 	var missing []string
-	for _, want := range []string{"plain", "over GROUP BY", "PARTITION BY", "frame: ROWS", "frame: RANGE", "NULLS FIRST/LAST",
+	for _, want := range []string{"plain", "over GROUP BY", "PARTITION BY", "frame: ROWS", "frame: RANGE", "frame: RANGE offset",
+		"frame: RANGE offset, decimal key", "frame: RANGE n PRECEDING", "NULLS FIRST/LAST",
 		"window in ORDER BY", "window in an expression", "LAG/LEAD default", "two partitions", "HAVING", "LIMIT", "window argument: expression"} {
 		if cov[want] == 0 {
 			missing = append(missing, want)
