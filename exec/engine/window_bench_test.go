@@ -39,6 +39,12 @@ func BenchmarkWindow(b *testing.B) {
 		runBench(b, rows, batches, window(expr.Window{Func: "sum", Args: []expr.Expr{amount}, Frame: expr.Frame{Rows: true,
 			Start: expr.FrameBound{Kind: expr.Preceding, N: 2}, End: expr.FrameBound{Kind: expr.Following, N: 2}}}))
 	})
+	// The same frame as RANGE over the unique id: exact decimal bounds
+	// found by binary search instead of by position.
+	b.Run("sum_range_2_around", func(b *testing.B) {
+		runBench(b, rows, batches, window(expr.Window{Func: "sum", Args: []expr.Expr{amount}, Frame: expr.Frame{
+			Start: expr.FrameBound{Kind: expr.Preceding, Offset: "2"}, End: expr.FrameBound{Kind: expr.Following, Offset: "2"}}}))
+	})
 	b.Run("lag", func(b *testing.B) {
 		runBench(b, rows, batches, window(expr.Window{Func: "lag", N: 1, Args: []expr.Expr{amount}}))
 	})
