@@ -51,11 +51,20 @@ func (op *windowOp) rangeKeys(p *windowPart) {
 		return
 	}
 	p.desc = op.node.Order[0].Desc
+	n := p.end - p.start
+	// The decoded keys reuse one slice from partition to partition.
+	if cap(p.dec) < n {
+		p.dec = make([]apd.Decimal, n)
+	}
+	p.dec = p.dec[:n]
 	for k := p.start; k < p.end; k++ {
 		v := op.keys[op.entries[k].arrival]
 		var d *apd.Decimal
 		if v.Kind() == value.Number {
-			d, _ = v.Decimal() // nil (framed as its peers) if the text were not a number
+			d = &p.dec[k-p.start]
+			if _, _, err := d.SetString(v.Text()); err != nil {
+				d = nil // framed as its peers; an N value's text is a number
+			}
 		}
 		if d != nil {
 			if p.numStart == p.end {
@@ -65,6 +74,22 @@ func (op *windowOp) rangeKeys(p *windowPart) {
 		}
 		p.keys = append(p.keys, d)
 	}
+}
+
+// offset is a bound's offset as a decimal, parsed once per partition.
+func (p *windowPart) offset(text string) (*apd.Decimal, bool) {
+	if d, ok := p.offsets[text]; ok {
+		return d, true
+	}
+	d, _, err := apd.NewFromString(text)
+	if err != nil {
+		return nil, false
+	}
+	if p.offsets == nil {
+		p.offsets = map[string]*apd.Decimal{}
+	}
+	p.offsets[text] = d
+	return d, true
 }
 
 // rangeBound is the frame bound b of sorted position k under RANGE: for a
@@ -78,17 +103,20 @@ func rangeBound(b expr.FrameBound, end bool, p *windowPart, k int) int {
 		}
 		return p.peerStart[k-p.start]
 	}
-	var offset, target apd.Decimal
-	if _, _, err := offset.SetString(b.Offset); err != nil {
+	offset, ok := p.offset(b.Offset)
+	if !ok {
 		return k // the planner canonicalized the offset; not reached
 	}
 	// Moving to later rows means larger keys ascending, smaller descending.
-	later := b.Kind == expr.Following
-	if later == p.desc {
-		offset.Neg(&offset)
+	// BaseContext does not round, so the result is exact.
+	var target apd.Decimal
+	var err error
+	if later := b.Kind == expr.Following; later != p.desc {
+		_, err = apd.BaseContext.Add(&target, cur, offset)
+	} else {
+		_, err = apd.BaseContext.Sub(&target, cur, offset)
 	}
-	// BaseContext does not round, so the sum is exact.
-	if _, err := apd.BaseContext.Add(&target, cur, &offset); err != nil {
+	if err != nil {
 		return k
 	}
 	n := p.numEnd - p.numStart

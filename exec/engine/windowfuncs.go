@@ -19,6 +19,8 @@ type windowPart struct {
 	// For RANGE frames with an offset (window_range.go): each row's
 	// ORDER BY key (nil: not a number), the numeric rows and the direction.
 	keys             []*apd.Decimal
+	dec              []apd.Decimal // what keys point into
+	offsets          map[string]*apd.Decimal
 	numStart, numEnd int
 	desc             bool
 }
