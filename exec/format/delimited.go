@@ -1,11 +1,15 @@
 package format
 
 import (
+	"encoding/base64"
+	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // fieldCodec is what csv and tsv differ in: the separator and how a field
@@ -26,7 +30,7 @@ type fieldCodec interface {
 // the attributes first seen after it, so none is dropped.
 //
 // Streamed cells go straight from the columns into the batch's bytes
-// (appendDisplayCell), which are written out once the batch is complete,
+// (appendCell: appendDisplayCell's text, escaped where it lies), which are written out once the batch is complete,
 // so a failed batch writes nothing.
 type delimitedWriter struct {
 	out   io.Writer
@@ -170,6 +174,7 @@ func (d *delimitedWriter) stream(rec arrow.RecordBatch) error {
 			from[p] = c
 		}
 	}
+	tcols := textColumns(cols, names)
 	mark := len(d.buf)
 	sep := d.codec.separator()
 	for row := 0; row < int(rec.NumRows()); row++ {
@@ -177,22 +182,72 @@ func (d *delimitedWriter) stream(rec arrow.RecordBatch) error {
 			if p > 0 {
 				d.buf = append(d.buf, sep)
 			}
-			start := len(d.buf)
 			switch {
 			case c >= 0:
-				d.buf, err = appendDisplayCell(d.buf, cols[c], names[c], row)
+				err = d.appendCell(&tcols[c], row, width)
 			case p == d.extra && len(late) > 0:
+				start := len(d.buf)
 				d.buf, err = appendExtra(d.buf, late, row)
+				d.endField(start, width)
+			default:
+				d.endField(len(d.buf), width)
 			}
 			if err != nil {
 				d.buf = d.buf[:mark]
 				return err
 			}
-			d.endField(start, width)
 		}
 		d.buf = append(d.buf, '\n')
 	}
 	return nil
+}
+
+// appendCell appends one cell's field: appendDisplayCell's text, escaped
+// as endField escapes it. Text that may need escaping (strings, numbers
+// kept as text, base64, rendered documents) is checked where it lies and
+// escaped straight into the record, instead of being appended, copied
+// out and rewritten; integers and booleans never need it.
+func (d *delimitedWriter) appendCell(t *textColumn, row, width int) error {
+	if t.missing(row) {
+		d.endField(len(d.buf), width)
+		return nil
+	}
+	switch t.enc {
+	case columnar.EncString:
+		d.appendField(stringBytes(t.str.Value(row)), width)
+	case columnar.EncNumberText:
+		d.appendField(stringBytes(value.NumberText(t.str.Value(row))), width)
+	case columnar.EncInt64:
+		d.buf = strconv.AppendInt(d.buf, t.i64.Value(row), 10)
+	case columnar.EncBool:
+		d.buf = strconv.AppendBool(d.buf, t.bl.Value(row))
+	case columnar.EncBinary:
+		d.field = base64.StdEncoding.AppendEncode(d.field[:0], t.bin.Value(row))
+		d.appendField(d.field, width)
+	case columnar.EncValue:
+		out, err := value.AppendEncodedDisplay(d.field[:0], t.bin.Value(row))
+		if err != nil {
+			return fmt.Errorf("format: column %q row %d: cannot decode value: columnar: %v", t.name, row, err)
+		}
+		d.field = out
+		d.appendField(out, width)
+	default:
+		return fmt.Errorf("format: column %q has an encoding the text formats cannot read", t.name)
+	}
+	return nil
+}
+
+// appendField appends a field's text (which must not alias d.buf),
+// escaped as endField would escape it.
+func (d *delimitedWriter) appendField(f []byte, width int) {
+	switch {
+	case len(f) == 0 && width == 1:
+		d.buf = append(d.buf, d.codec.loneEmpty()...)
+	case d.codec.needsEscape(f):
+		d.buf = d.codec.appendEscaped(d.buf, f)
+	default:
+		d.buf = append(d.buf, f...)
+	}
 }
 
 // positions maps each batch column to its header position (-1: not in

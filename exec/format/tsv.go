@@ -17,12 +17,15 @@ func (tsvCodec) loneEmpty() string { return "" }
 
 func (tsvCodec) needsEscape(f []byte) bool {
 	for _, c := range f {
-		if tsvEscape(c) != 0 {
+		if tsvSpecial[c] {
 			return true
 		}
 	}
 	return false
 }
+
+// tsvSpecial marks the bytes tsvEscape rewrites.
+var tsvSpecial = [256]bool{'\\': true, '\t': true, '\n': true, '\r': true, 0: true}
 
 func (tsvCodec) appendEscaped(dst, f []byte) []byte {
 	for _, c := range f {
