@@ -7,12 +7,12 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/ddbsql/ddbsql/exec/columnar"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // jsonWriter streams rows as JSON objects: inside one array ("json") or one
-// object per line ("ndjson"). Nothing is buffered beyond one batch's bytes.
+// object per line ("ndjson"). Nothing is buffered beyond one batch's bytes,
+// which are written once the batch is rendered (up to a failing row).
 type jsonWriter struct {
 	out   *bufio.Writer
 	array bool
@@ -67,18 +67,30 @@ func (j *jsonWriter) batch(rec arrow.RecordBatch) error {
 	} else if len(cols) != len(j.keys) {
 		return columnCountError(len(cols), len(j.keys))
 	}
+	tcols := textColumns(cols, names)
+	b := j.buf[:0]
 	for row := 0; row < int(rec.NumRows()); row++ {
-		if err := j.row(cols, names, order, keys, row); err != nil {
+		mark := len(b)
+		if b, err = j.row(b, tcols, order, keys, row); err != nil {
+			// The rows before the one that failed are written, never half
+			// an object.
+			j.buf = b[:0]
+			if _, werr := j.out.Write(b[:mark]); werr != nil {
+				return werr
+			}
 			return err
 		}
+	}
+	j.buf = b[:0]
+	if _, err := j.out.Write(b); err != nil {
+		return err
 	}
 	return j.out.Flush()
 }
 
-// row renders one object into the scratch buffer and writes it whole, so a
-// decoding error never leaves half an object behind.
-func (j *jsonWriter) row(cols []columnar.Column, names []string, order []int, keys [][]byte, row int) error {
-	b := j.buf[:0]
+// row appends one object to the batch's bytes, cells read straight from
+// the columns (textColumn.appendJSON: no value.Value per cell).
+func (j *jsonWriter) row(b []byte, cols []textColumn, order []int, keys [][]byte, row int) ([]byte, error) {
 	if j.array {
 		if j.rows == 0 {
 			b = append(b, '\n')
@@ -89,7 +101,8 @@ func (j *jsonWriter) row(cols []columnar.Column, names []string, order []int, ke
 	b = append(b, '{')
 	first := true
 	for k, c := range order {
-		if j.h.Dynamic && absentAt(cols[c], row) {
+		t := &cols[c]
+		if j.h.Dynamic && t.absent(row) {
 			continue // SELECT *: an object holds exactly the item's attributes
 		}
 		if !first {
@@ -98,18 +111,16 @@ func (j *jsonWriter) row(cols []columnar.Column, names []string, order []int, ke
 		first = false
 		b = append(b, keys[k]...)
 		var err error
-		if b, err = appendJSONCell(b, cols[c], names[c], row); err != nil {
-			return err
+		if b, err = t.appendJSON(b, row); err != nil {
+			return b, err
 		}
 	}
 	b = append(b, '}')
 	if !j.array {
 		b = append(b, '\n')
 	}
-	j.buf = b
 	j.rows++
-	_, err := j.out.Write(b)
-	return err
+	return b, nil
 }
 
 func (j *jsonWriter) end() error {

@@ -1,11 +1,14 @@
 package format
 
 import (
+	"fmt"
+	"strconv"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/ddbsql/ddbsql/exec/columnar"
+	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // textColumn is a batch column prepared once per batch for the streamed
@@ -61,4 +64,43 @@ func stringBytes(s string) []byte {
 		return nil
 	}
 	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// absent is absentAt: an Arrow null, or an encoded value of kind Missing.
+func (t *textColumn) absent(row int) bool {
+	if t.missing(row) {
+		return true
+	}
+	if t.enc == columnar.EncValue {
+		k, ok := value.EncodedKind(t.bin.Value(row))
+		return ok && k == value.Missing
+	}
+	return false
+}
+
+// appendJSON appends the cell as appendJSONCell does (value.AppendJSON's
+// text), every encoding read straight from its array.
+func (t *textColumn) appendJSON(dst []byte, row int) ([]byte, error) {
+	if t.missing(row) {
+		return append(dst, "null"...), nil
+	}
+	switch t.enc {
+	case columnar.EncString:
+		return value.AppendJSONString(dst, t.str.Value(row)), nil
+	case columnar.EncNumberText:
+		return append(dst, value.NumberText(t.str.Value(row))...), nil
+	case columnar.EncInt64:
+		return strconv.AppendInt(dst, t.i64.Value(row), 10), nil
+	case columnar.EncBool:
+		return strconv.AppendBool(dst, t.bl.Value(row)), nil
+	case columnar.EncBinary:
+		return value.AppendJSONBinary(dst, t.bin.Value(row)), nil
+	case columnar.EncValue:
+		out, err := value.AppendEncodedJSON(dst, t.bin.Value(row))
+		if err != nil {
+			return dst, fmt.Errorf("format: column %q row %d: cannot decode value: columnar: %v", t.name, row, err)
+		}
+		return out, nil
+	}
+	return dst, fmt.Errorf("format: column %q has an encoding the json formats cannot read", t.name)
 }

@@ -49,6 +49,18 @@ func AppendJSON(dst []byte, v Value) []byte {
 // JSON returns AppendJSON as a string.
 func (v Value) JSON() string { return string(AppendJSON(nil, v)) }
 
+// AppendJSONString appends s as AppendJSON writes a String value: what
+// output writers reading strings straight from Arrow columns need.
+func AppendJSONString(dst []byte, s string) []byte { return appendJSONString(dst, s) }
+
+// AppendJSONBinary appends b as AppendJSON writes a Binary value (a base64
+// JSON string).
+func AppendJSONBinary(dst, b []byte) []byte {
+	dst = append(dst, '"')
+	dst = base64.StdEncoding.AppendEncode(dst, b)
+	return append(dst, '"')
+}
+
 // appendJSONString appends s as a JSON string, byte for byte what
 // encoding/json writes with SetEscapeHTML(false): valid UTF-8 is kept, each
 // invalid byte becomes \ufffd, control characters are \b \f \n \r \t or
