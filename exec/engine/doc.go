@@ -69,7 +69,8 @@
 //     are ordered by a radix sort over 8-byte chunks of the keys
 //     (sortradix.go) and permuted in place, never copied, and the rows are
 //     gathered column by column from the
-//     retained batches, int64 and utf8/binary columns straight into their
+//     retained batches (each one gathered into its own key order as it
+//     arrives, so the final gather reads every input forward), int64 and utf8/binary columns straight into their
 //     buffers with one copy per run of consecutive rows (sortfull.go,
 //     gather.go, gatherfast.go; a batch of 16384 cells or more copies its
 //     columns on up to GOMAXPROCS goroutines). While the caller uses one
