@@ -36,6 +36,28 @@ func otSortValue(r *rand.Rand) value.Value {
 	return value.MapOf(map[string]value.Value{"k": otN(strconv.Itoa(r.IntN(2)))})
 }
 
+// otWiden adds six columns (w1…w6) of any type to every batch: batches of
+// sortBatchColumns or more are sorted as they arrive.
+func otWiden(r *rand.Rand, in []otBatch) []otBatch {
+	out := make([]otBatch, len(in))
+	for b, batch := range in {
+		names := append([]string(nil), batch.names...)
+		for w := 1; w <= 6; w++ {
+			names = append(names, "w"+strconv.Itoa(w))
+		}
+		wide := otBatch{names: names}
+		for _, row := range batch.rows {
+			row = append([]value.Value(nil), row...)
+			for w := 1; w <= 6; w++ {
+				row = append(row, otSortValue(r))
+			}
+			wide.rows = append(wide.rows, row)
+		}
+		out[b] = wide
+	}
+	return out
+}
+
 // otSortInput builds batches with columns k1, k2, seq in varying layouts
 // (some batches lack k2 entirely), seq numbering the rows in input order.
 func otSortInput(r *rand.Rand, nbatches int) []otBatch {
@@ -94,6 +116,9 @@ func TestSortMatchesReferenceAndTopN(t *testing.T) {
 	r := otRand(t)
 	for iter := 0; iter < 60; iter++ {
 		input := otSortInput(r, 1+r.IntN(6))
+		if iter%2 == 1 {
+			input = otWiden(r, input)
+		}
 		all := otRowsOf(input...)
 		keys := []planner.SortKey{{Expr: otCol("k1"), Desc: r.IntN(2) == 0}}
 		if r.IntN(2) == 0 {

@@ -141,6 +141,13 @@ func (op *sortOp) addFull(in arrow.RecordBatch) error {
 	return nil
 }
 
+// sortBatchColumns is the number of columns from which sortBatch sorts an
+// input batch as it arrives. The final gather's cache misses grow with the
+// columns of a row: for whole items (16 columns) sorting the batches first
+// cut the statement's CPU time by a quarter, while for 4 columns it cost
+// about a tenth more than it saved.
+const sortBatchColumns = 8
+
 // sortBatch gathers in's rows in the order of their keys (keys and ends as
 // addFull built them) while the batch is fresh in the cache, and returns
 // the sorted batch (in is released) and where each row went. Then every
@@ -149,10 +156,10 @@ func (op *sortOp) addFull(in arrow.RecordBatch) error {
 // cache line of its offsets and bytes serves several consecutive picks,
 // where gathering from unsorted inputs pays a cache miss or two per cell
 // (for whole items, most of a sort's time). A batch already in key order
-// is kept as it is (pos nil).
+// is kept as it is (pos nil), and so is a narrow one (sortBatchColumns).
 func (op *sortOp) sortBatch(in arrow.RecordBatch, keys []byte, ends []int) (arrow.RecordBatch, []int32, error) {
 	n := len(ends)
-	if n < 2 {
+	if n < 2 || int(in.NumCols()) < sortBatchColumns {
 		return in, nil, nil
 	}
 	es := make([]sortEntry, n)
