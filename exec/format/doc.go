@@ -14,14 +14,20 @@
 // markdown and a SELECT * csv/tsv header append its value.Display text
 // (strings and numbers as stored, encoded values through
 // value.AppendEncodedDisplay): the same bytes as rendering the value.
-// The binary formats and the remaining json cells read
+// Streamed json/ndjson/csv/tsv cells go through textColumn, which holds
+// each column's concrete Arrow array (no interface call per cell); csv/tsv
+// escape a field from where its text lies (a string in the batch, a
+// document rendered into scratch) straight into the record. The binary
+// formats, and the _extra object's scalar cells, read
 // columnar.ColumnOf(rec, i).Value(row).
 //
 // Invariants:
 //   - A writer never retains or releases a batch. Streaming formats (json,
 //     ndjson, csv/tsv with fixed columns) write each batch before WriteBatch
 //     returns and flush it (csv/tsv build the batch's records in memory and
-//     write them once all are done, so a failed batch writes none);
+//     write them once all are done, so a failed batch writes none; json
+//     and ndjson build the batch's objects and write those before a row
+//     that fails, never half an object);
 //     buffering formats (table, markdown, and csv/tsv
 //     while learning a SELECT * header) copy the rendered text of every cell
 //     first, because strings read from Arrow share the batch's buffers.
