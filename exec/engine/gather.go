@@ -26,6 +26,12 @@ type pick struct {
 // through its builder; any other type goes through its builder's text
 // form.
 func gather(mem memory.Allocator, out *arrow.Schema, picks []pick) (arrow.RecordBatch, error) {
+	return gatherOn(mem, out, picks, true)
+}
+
+// gatherOn is gather, its columns copied on this goroutine alone unless
+// parallel.
+func gatherOn(mem memory.Allocator, out *arrow.Schema, picks []pick, parallel bool) (arrow.RecordBatch, error) {
 	n := out.NumFields()
 	cols := make([]arrow.Array, n)
 	defer func() {
@@ -50,7 +56,11 @@ func gather(mem memory.Allocator, out *arrow.Schema, picks []pick) (arrow.Record
 		cols[c] = a
 		return err
 	}
-	if err := eachColumn(n, len(picks), one); err != nil {
+	rows := len(picks)
+	if !parallel {
+		rows = 0 // below parallelGatherCells: one goroutine
+	}
+	if err := eachColumn(n, rows, one); err != nil {
 		return nil, err
 	}
 	return array.NewRecordBatch(out, cols, int64(len(picks))), nil

@@ -187,7 +187,9 @@ func (op *sortOp) sortBatch(in arrow.RecordBatch, keys []byte, ends []int) (arro
 		picks[k] = pick{rec: in, row: int(r.i)}
 		pos[r.i] = int32(k)
 	}
-	out, err := gather(op.env.Mem, in.Schema(), picks)
+	// On the reading goroutine alone: while the input is still being
+	// read, the other cores decode it.
+	out, err := gatherOn(op.env.Mem, in.Schema(), picks, false)
 	in.Release()
 	if err != nil {
 		return nil, nil, err
