@@ -14,6 +14,8 @@
 //     parallel segments and IN lists, merges by sort key, GetItem and
 //     BatchGetItem (UnprocessedKeys retried), the fast wire path, rate
 //     limiting, statistics and exec's error type.
+//   - exec/batchwrite puts items into a table with BatchWriteItem
+//     (UnprocessedItems retried, every key not written named).
 //   - exec/eval evaluates the planner's resolved expressions over a row.
 //   - exec/columnar maps DynamoDB values onto Arrow columns and back.
 //   - exec/format writes results (table, csv, tsv, json, ndjson, markdown;
