@@ -23,6 +23,6 @@
 //   - exec/dynamo is the boundary with DynamoDB: the client, the catalog,
 //     connection settings, the in-process backend (memdb), the file loaders
 //     (offline) and the fast wire decoder (wire).
-//   - exec/memtest, exec/replay, exec/difftest and exec/dynamo/fixtures and
-//     dynalitetest exist for tests and benchmarks only.
+//   - exec/memtest, exec/replay, exec/difftest and exec/dynamo/fixtures,
+//     dynalitetest and faultproxy exist for tests and benchmarks only.
 package exec
