@@ -16,6 +16,8 @@
 //     limiting, statistics and exec's error type.
 //   - exec/batchwrite puts items into a table with BatchWriteItem
 //     (UnprocessedItems retried, every key not written named).
+//   - exec/bulkload is --load: a file's items written with the batch
+//     writer, resumable from a checkpoint, then read back by key.
 //   - exec/eval evaluates the planner's resolved expressions over a row.
 //   - exec/columnar maps DynamoDB values onto Arrow columns and back.
 //   - exec/format writes results (table, csv, tsv, json, ndjson, markdown;

@@ -83,3 +83,8 @@ func (k Key) String() string {
 	}
 	return b.String()
 }
+
+// Identity returns item's key and a string that is equal for two items
+// exactly when DynamoDB sees one key (what the writer tells duplicates
+// by), or why item has no valid key.
+func Identity(names []string, item Item) (Key, string, error) { return keyOf(names, item) }
