@@ -16,9 +16,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/value"
-	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
 // isCSV reports whether path names a CSV (or TSV) file, gzipped or not.
