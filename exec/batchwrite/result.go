@@ -1,9 +1,11 @@
 package batchwrite
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ddbsql/ddbsql/parser/diag"
@@ -25,7 +27,8 @@ type Result struct {
 	// of the keys in Unwritten.
 	NotWritten int64
 	// Unwritten are the keys whose items were not written, once a request
-	// failed or the writer was cancelled (every key not written is here).
+	// failed or the writer was cancelled (every key not written is here),
+	// in the order they were put.
 	Unwritten []Key
 	// WCU is the write capacity the responses reported; TableWCU and
 	// Indexes split it by table and by index (ReturnConsumedCapacity
@@ -92,7 +95,11 @@ func (w *Writer) Flush(ctx context.Context) (Result, error) {
 
 func (w *Writer) resultLocked() Result {
 	r := w.res
-	r.Unwritten = append([]Key(nil), w.res.Unwritten...)
+	slices.SortFunc(w.unwritten, func(a, b unwrittenKey) int { return cmp.Compare(a.seq, b.seq) })
+	r.Unwritten = make([]Key, len(w.unwritten))
+	for i, u := range w.unwritten {
+		r.Unwritten[i] = u.key
+	}
 	r.Indexes = make(map[string]float64, len(w.res.Indexes))
 	for k, v := range w.res.Indexes {
 		r.Indexes[k] = v

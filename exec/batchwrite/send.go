@@ -175,7 +175,7 @@ func (w *Writer) endLocked(b *batch, unwritten []*entry, err error) {
 // unwrittenLocked records entries that will not be written, and why.
 func (w *Writer) unwrittenLocked(entries []*entry, err error) {
 	for _, e := range entries {
-		w.res.Unwritten = append(w.res.Unwritten, e.key)
+		w.unwritten = append(w.unwritten, unwrittenKey{seq: e.seqs[0], key: e.key})
 		w.res.NotWritten += int64(len(e.seqs))
 	}
 	if len(entries) > 0 && w.failed == nil {

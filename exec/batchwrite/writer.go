@@ -73,6 +73,14 @@ type Writer struct {
 	confirmed int64          // every put below this sequence number is written
 	res       Result
 	failed    error // the first request that failed for good
+	unwritten []unwrittenKey
+}
+
+// unwrittenKey is a key not written and the number of its first put, to
+// list keys in the order they were put.
+type unwrittenKey struct {
+	seq int64
+	key Key
 }
 
 // New returns a writer for table. opts.Keys must name the key schema.
