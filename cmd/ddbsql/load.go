@@ -142,8 +142,12 @@ func printLoadReport(w io.Writer, r bulkload.Report, ok bool) {
 	if r.Items == 0 && !ok {
 		return
 	}
-	line := fmt.Sprintf("%s: %s from %s; %s written, %s WCU, %s",
-		r.Table, plural.Of(r.Items, "item"), r.Path, plural.Of(r.Written, "item"), planner.FormatRCU(r.WCU), plural.Of(r.Requests, "BatchWriteItem request"))
+	from := fmt.Sprintf("%s from %s", plural.Of(r.Items, "item"), r.Path)
+	if !ok {
+		from = fmt.Sprintf("stopped after reading %s of %s", plural.Of(r.Items, "item"), r.Path)
+	}
+	line := fmt.Sprintf("%s: %s; %s written, %s WCU, %s",
+		r.Table, from, plural.Of(r.Written, "item"), planner.FormatRCU(r.WCU), plural.Of(r.Requests, "BatchWriteItem request"))
 	if r.Resumed > 0 {
 		line += fmt.Sprintf("; %s already written by an earlier run (checkpoint)", plural.Of(r.Resumed, "item"))
 	}

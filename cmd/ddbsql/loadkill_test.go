@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -30,7 +31,13 @@ import (
 // on the way out) while its writes hang, then runs the same command again:
 // it resumes from the checkpoint the killed process saved and ends with
 // exactly the table an uninterrupted load makes.
-func TestLoadKilledAndResumed(t *testing.T) {
+func TestLoadKilledAndResumed(t *testing.T) { stopAndResume(t, syscall.SIGKILL) }
+
+// TestLoadInterruptedAndResumed is the same with Ctrl-C (SIGINT): the load
+// stops at once, exits 130 saying how to resume, and resumes.
+func TestLoadInterruptedAndResumed(t *testing.T) { stopAndResume(t, syscall.SIGINT) }
+
+func stopAndResume(t *testing.T, sig syscall.Signal) {
 	bin := buildDDBSQL(t)
 	endpoint := dynalitetest.Endpoint(t)
 	prefix := dynalitetest.Prefix(t)
@@ -65,10 +72,14 @@ func TestLoadKilledAndResumed(t *testing.T) {
 	proc := startProcess(t, bin, nil, args...)
 	waitHeld(t, held, proc)
 	time.Sleep(1500 * time.Millisecond) // the checkpoint is saved every second
-	if err := proc.cmd.Process.Kill(); err != nil {
+	if err := proc.cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
-	<-proc.done
+	code := proc.exitStatus(t)
+	if sig == syscall.SIGINT && (code != 130 || !strings.Contains(proc.err.String(), "run the same command again to resume")) {
+		t.Fatalf("after SIGINT: exit %d\nstderr: %s", code, proc.err.String())
+	}
+	t.Logf("after %v: exit %d\nstdout: %s\nstderr: %s", sig, code, proc.out.String(), proc.err.String())
 
 	files, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_STATE_HOME"), "ddbsql", "load", "*.json"))
 	if len(files) != 1 {

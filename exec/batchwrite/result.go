@@ -145,6 +145,9 @@ func unwrittenMessage(e *UnwrittenError, listed int) string {
 	return b.String()
 }
 
+// RetryHint is the hint of a failure that has none of its own.
+const RetryHint = "puts are idempotent: writing the items not written again is safe"
+
 // unwrittenError is the writer's failure as exec's error: the first
 // failure's code, with the counts and the keys.
 func unwrittenError(table string, res Result, failed error) error {
@@ -155,7 +158,7 @@ func unwrittenError(table string, res Result, failed error) error {
 		code, hint = de.Code, de.Hint
 	}
 	if hint == "" {
-		hint = "puts are idempotent: writing the items not written again is safe"
+		hint = RetryHint
 	}
 	return &diag.Error{Phase: diag.Execute, Code: code, Msg: unwrittenMessage(ue, maxListed), Hint: hint, Cause: ue}
 }

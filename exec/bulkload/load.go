@@ -234,9 +234,13 @@ func failed(err, flushErr, readErr error, rep Report, cpPath string) error {
 		de = &diag.Error{Phase: diag.Execute, Code: diag.CodeDynamo, Msg: first.Error(), Cause: first}
 	}
 	out := *de
-	out.Hint = fmt.Sprintf("this run wrote %s (and %s had been written before it); the checkpoint %s records how far the load got: run the same command again to resume",
-		plural.Of(int(rep.Written), "item"), plural.Of(int(rep.Resumed), "item"), cpPath)
-	if de.Hint != "" {
+	before := ""
+	if rep.Resumed > 0 {
+		before = fmt.Sprintf(" (after %s written before it)", plural.Of(int(rep.Resumed), "item"))
+	}
+	out.Hint = fmt.Sprintf("this run wrote %s%s; the checkpoint %s records how far the load got: run the same command again to resume",
+		plural.Of(int(rep.Written), "item"), before, cpPath)
+	if de.Hint != "" && de.Hint != batchwrite.RetryHint {
 		out.Hint = de.Hint + "\n" + out.Hint
 	}
 	out.Cause = err
