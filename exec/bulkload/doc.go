@@ -57,4 +57,12 @@
 //     attributes projected); a key not found fails the load naming it.
 //     It costs 1 RCU per 4 KB of each item (verify.go says why this and
 //     not a COUNT Scan).
+//
+// # Speed
+//
+// BenchmarkLoad20k (in-process backend, check included, 2-core machine):
+// about 95 µs an item, 200 allocations — decoding the file twice (once to
+// write, once to check), memdb's item checks on the way in, the size of
+// each item for the request limits, and the in-process backend's own
+// BatchWriteItem and BatchGetItem. Against DynamoDB the requests dominate.
 package bulkload
