@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/ddbsql/ddbsql/exec/eval"
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
-	"github.com/ddbsql/ddbsql/planner/value"
 )
 
 // Put queues item for writing. It returns once the item is in a request
@@ -24,11 +22,10 @@ func (w *Writer) Put(ctx context.Context, item Item) error {
 		}
 		return &diag.Error{Phase: diag.Execute, Code: code, Msg: fmt.Sprintf("cannot put an item into %s: %v", w.table, err)}
 	}
-	v, err := value.FromItem(item)
+	size, err := itemSize(item)
 	if err != nil {
 		return &diag.Error{Phase: diag.Execute, Code: diag.CodeValidation, Msg: fmt.Sprintf("cannot put the item %s into %s: %v", key, w.table, err)}
 	}
-	size := eval.ItemSize(v)
 	if size > ddblimits.ItemBytes {
 		return &diag.Error{Phase: diag.Execute, Code: diag.CodeValidation,
 			Msg:  fmt.Sprintf("cannot put the item %s into %s: it is %d bytes, and DynamoDB items are at most 400 KB (%d bytes)", key, w.table, size, ddblimits.ItemBytes),
