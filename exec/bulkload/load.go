@@ -203,7 +203,7 @@ func Load(ctx context.Context, c Client, src Source, opts Options) (Report, erro
 	rep.Items, rep.Resumed = n, min(resume, n)
 	rep.Written, rep.WCU, rep.Requests = res.Written, res.WCU, res.Requests
 	if err := errors.Join(flushErr, readErr); err != nil {
-		return rep, failed(err, flushErr, readErr, rep, cpPath)
+		return rep, failed(ctx, err, flushErr, readErr, rep, cpPath)
 	}
 	if saveErr != nil {
 		return rep, saveErr
@@ -220,7 +220,7 @@ func Load(ctx context.Context, c Client, src Source, opts Options) (Report, erro
 
 // failed is the error of a load that stopped: the writer's (which names
 // every key not written) or the source's (file:line), and how to resume.
-func failed(err, flushErr, readErr error, rep Report, cpPath string) error {
+func failed(ctx context.Context, err, flushErr, readErr error, rep Report, cpPath string) error {
 	var first error
 	if de, ok := diag.As(readErr); ok && de.Phase == diag.Load {
 		first = readErr // a bad item in the source, at file:line
@@ -234,6 +234,9 @@ func failed(err, flushErr, readErr error, rep Report, cpPath string) error {
 		de = &diag.Error{Phase: diag.Execute, Code: diag.CodeDynamo, Msg: first.Error(), Cause: first}
 	}
 	out := *de
+	if cause := context.Cause(ctx); ctx.Err() != nil && cause != nil && cause != ctx.Err() {
+		out.Msg = cause.Error() + ": " + out.Msg // what stopped it: "interrupted (SIGINT)"
+	}
 	before := ""
 	if rep.Resumed > 0 {
 		before = fmt.Sprintf(" (after %s written before it)", plural.Of(int(rep.Resumed), "item"))
