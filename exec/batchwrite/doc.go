@@ -35,6 +35,8 @@
 //     sent only after that one ends. So puts of one key from one goroutine
 //     apply in the order they were made, whatever the concurrency.
 //   - At most Concurrency requests are in flight; Put blocks beyond that.
+//     The workers start with the first request and end in Flush: call
+//     Flush once done, also after an error.
 //     The Pacer, when set, is waited on before every request (re-sends
 //     included) and booked with the capacity each response reports.
 //   - Capacity: every request asks for ReturnConsumedCapacity (INDEXES
