@@ -116,6 +116,7 @@ Usage:
   echo "SHOW TABLES;" | ddbsql        run statements from stdin
   ddbsql [flags]                      interactive REPL (in a terminal)
   ddbsql --demo                       the same on built-in demo tables, offline
+  ddbsql --load t=items.jsonl         write a file's items into table t
 
 Flags:
 `)
