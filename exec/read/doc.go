@@ -27,6 +27,10 @@
 //     with backoff, batchget.go). Fetch and Lookup serve the engine's
 //     fetch and lookup-join operators, which keep the relational part.
 //
+// RateLimiter's Wait and Book (pacer.go) let exec/batchwrite pace writes
+// by the same cost-based rule as reads (--rate-limit, in WCU per second
+// for writes).
+//
 // Invariants:
 //   - Only this package talks to DynamoDB. A read paginates to the end (an
 //     empty page with a LastEvaluatedKey is not the end), checks ctx
