@@ -37,6 +37,9 @@ type sink struct {
 	fed   []memdb.FedItem
 	// peek stops the source at its first item, once its key types are known.
 	peek bool
+	// collect, when set, takes each checked item instead of storing it
+	// (a full export that incremental exports are applied to).
+	collect func([]memdb.NamedValue, pos) error
 
 	seed1, seed2 maphash.Seed
 	seen         map[[2]uint64]seenAt
@@ -96,6 +99,14 @@ func (s *sink) add(item []memdb.NamedValue, p pos) error {
 	if err := s.checkDuplicate(item, p); err != nil {
 		return err
 	}
+	if s.collect != nil {
+		return s.collect(item, p)
+	}
+	return s.store(item, p)
+}
+
+// store queues a checked item for writing.
+func (s *sink) store(item []memdb.NamedValue, p pos) error {
 	s.batch = append(s.batch, item)
 	s.bpos = append(s.bpos, p)
 	s.count++

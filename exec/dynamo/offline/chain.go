@@ -1,0 +1,248 @@
+package offline
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ddbsql/ddbsql/parser/diag"
+)
+
+// ChangesSuffix names the table of an incremental chain's change records:
+// orders$changes for orders. '$' is in no DynamoDB table name, so it can
+// clash with none.
+const ChangesSuffix = "$changes"
+
+// incrExport is one incremental export (ExportType INCREMENTAL_EXPORT):
+// the changes of the window [from, to).
+type incrExport struct {
+	src         Source
+	dir         string
+	summaryPath string
+	id          string // the export id
+	arn         string // the tableArn
+	from, to    time.Time
+	view        string // NEW_AND_OLD_IMAGES or NEW_IMAGE
+	files       []exportFile
+}
+
+// chain is a full export and the incremental exports that follow it.
+type chain struct {
+	table    string
+	fullPath string
+	fullTime time.Time // the full export's exportTime
+	incr     []*incrExport
+	// used is how many windows apply: all, or those ending at or before
+	// --as-of.
+	used    int
+	asOf    time.Time // --as-of as given (zero: none)
+	changes *tableSpec
+	// changesMade: the $changes table exists (Open creates it empty).
+	changesMade bool
+}
+
+// Boundary is the point in time a table with incremental exports shows.
+type Boundary struct {
+	Table   string
+	At      time.Time // the full export's time or a window's end
+	Export  string    // the id of the last export applied
+	Windows int       // incremental exports applied
+	Of      int       // incremental exports given
+	AsOf    time.Time // --as-of (zero: not given: the last window)
+}
+
+// boundary is the point in time c shows.
+func (c *chain) boundary() Boundary {
+	b := Boundary{Table: c.table, At: c.fullTime, Windows: c.used, Of: len(c.incr), AsOf: c.asOf}
+	if c.used > 0 {
+		b.At, b.Export = c.incr[c.used-1].to, c.incr[c.used-1].id
+	}
+	return b
+}
+
+// windows are the exports c applies.
+func (c *chain) windows() []*incrExport { return c.incr[:c.used] }
+
+// peekSummary reads the summary of an export source (ok false for any
+// other source, or one whose errors prepare reports).
+func (l *loader) peekSummary(p string) (exportSummary, string, bool) {
+	k, dir, err := detect(l.fsys, p)
+	if err != nil || k != kindExport {
+		return exportSummary{}, "", false
+	}
+	sp := l.fsys.Join(dir, summaryFile)
+	data, err := readAll(l.fsys, sp)
+	if err != nil {
+		return exportSummary{}, "", false
+	}
+	var sum exportSummary
+	if json.Unmarshal(data, &sum) != nil {
+		return exportSummary{}, "", false
+	}
+	return sum, dir, true
+}
+
+// chains takes the incremental exports out of sources and ties each to
+// the full export of its table (named by name= or the tableArn), checking
+// that each table's windows join: the first starts at the full export's
+// exportTime and each next one where the one before ends. It returns the
+// other sources and, by their index, the chain of each full export that
+// has incremental exports after it, with the windows --as-of selects.
+func (l *loader) chains(sources []Source, asOf time.Time) ([]Source, map[int]*chain, error) {
+	type fullExport struct {
+		idx  int
+		path string
+		sum  exportSummary
+	}
+	type incremental struct {
+		src Source
+		dir string
+		sum exportSummary
+	}
+	var rest []Source
+	fulls := map[string]*fullExport{}
+	byTable := map[string][]incremental{}
+	var tables []string
+	for _, src := range sources {
+		sum, dir, ok := l.peekSummary(src.Path)
+		if !ok {
+			rest = append(rest, src)
+			continue
+		}
+		name := exportTable(src, sum)
+		if sum.ExportType != "INCREMENTAL_EXPORT" {
+			if _, dup := fulls[name]; !dup && name != "" {
+				fulls[name] = &fullExport{idx: len(rest), path: src.Path, sum: sum}
+			}
+			rest = append(rest, src)
+			continue
+		}
+		if _, seen := byTable[name]; !seen {
+			tables = append(tables, name)
+		}
+		byTable[name] = append(byTable[name], incremental{src, dir, sum})
+	}
+	out := map[int]*chain{}
+	for _, name := range tables {
+		f := fulls[name]
+		if f == nil {
+			first := byTable[name][0].src
+			if name == "" {
+				name = "TABLE"
+			}
+			return nil, nil, &diag.Error{Phase: diag.Load, Code: diag.CodeExportChain, Pos: diag.Pos{Source: first.Path},
+				Msg: "an incremental export of table " + name + " holds only the changes of its window: give the full export it follows too, " +
+					"before it: --data " + name + "=FULL_EXPORT/ --data " + name + "=" + first.Path + " (export one with ExportTableToPointInTime, ExportType FULL_EXPORT)"}
+		}
+		var incr []*incrExport
+		for _, in := range byTable[name] {
+			ie, err := l.planIncremental(in.src, in.dir, in.sum)
+			if err != nil {
+				return nil, nil, err
+			}
+			incr = append(incr, ie)
+		}
+		c, err := newChain(name, f.path, f.sum, incr, asOf)
+		if err != nil {
+			return nil, nil, err
+		}
+		out[f.idx] = c
+	}
+	return rest, out, nil
+}
+
+// exportTable names an export's table: name=, else its tableArn's.
+func exportTable(src Source, sum exportSummary) string {
+	if src.Table != "" {
+		return src.Table
+	}
+	if n := tableFromArn(sum.TableArn); n != "" {
+		return n
+	}
+	return tableFromArn(sum.ExportArn)
+}
+
+// newChain orders a table's incremental exports by their windows and
+// checks that they join the full export and each other.
+func newChain(table, fullPath string, full exportSummary, incr []*incrExport, asOf time.Time) (*chain, error) {
+	t0, err := summaryTime(full.ExportTime)
+	if err != nil {
+		return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: fullPath},
+			Msg: "the full export's " + summaryFile + " has no valid exportTime (" + quote(full.ExportTime) + "), so incremental exports cannot be applied to it"}
+	}
+	for _, ie := range incr {
+		if ie.arn != "" && full.TableArn != "" && ie.arn != full.TableArn {
+			return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeExportChain, Pos: diag.Pos{Source: ie.src.Path},
+				Msg: "the incremental export " + ie.src.Path + " is of " + ie.arn + ", but the full export " + fullPath + " of " + full.TableArn + "; give the full export of the same table"}
+		}
+	}
+	sort.SliceStable(incr, func(i, j int) bool { return incr[i].from.Before(incr[j].from) })
+	prevEnd, prevPath, prevWhat := t0, fullPath, "the full export "+fullPath+" (exportTime "+stampOf(t0)+")"
+	for _, ie := range incr {
+		if !ie.from.Equal(prevEnd) {
+			kind := "a gap"
+			if ie.from.Before(prevEnd) {
+				kind = "an overlap"
+			}
+			return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeExportChain, Pos: diag.Pos{Source: ie.src.Path},
+				Msg: "the incremental exports of table " + table + " leave " + kind + ": " + prevWhat + " ends at " + stampOf(prevEnd) +
+					", but the incremental export " + ie.src.Path + " starts at " + stampOf(ie.from) +
+					" (each window must start exactly where the one before ends; export the missing window, or leave one of " + prevPath + " and " + ie.src.Path + " out)"}
+		}
+		prevEnd, prevPath, prevWhat = ie.to, ie.src.Path, "the incremental export "+ie.src.Path
+	}
+	c := &chain{table: table, fullPath: fullPath, fullTime: t0, incr: incr, used: len(incr), asOf: asOf}
+	if !asOf.IsZero() {
+		if asOf.Before(t0) {
+			return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeAsOf, Pos: diag.Pos{Source: fullPath},
+				Msg: "--as-of " + stampOf(asOf) + " is before the full export of table " + table + " (exportTime " + stampOf(t0) + "): the exports show the table from then on"}
+		}
+		c.used = 0
+		for c.used < len(incr) && !incr[c.used].to.After(asOf) {
+			c.used++
+		}
+	}
+	keys := []keyAttr{{Name: "export_id", Type: "S"}, {Name: "seq", Type: "N"}}
+	c.changes = &tableSpec{name: table + ChangesSuffix, from: incr[0].src.Path, keys: keys, keysFrom: "the change table"}
+	return c, nil
+}
+
+// planIncremental reads an incremental export's manifests.
+func (l *loader) planIncremental(src Source, dir string, sum exportSummary) (*incrExport, error) {
+	sp := l.fsys.Join(dir, summaryFile)
+	switch sum.OutputFormat {
+	case "", "DYNAMODB_JSON":
+	default:
+		return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeUnknownFormat, Pos: diag.Pos{Source: sp}, Msg: "an incremental export in " + sum.OutputFormat + " format; ddbsql reads exports in DYNAMODB_JSON format"}
+	}
+	ie := &incrExport{src: src, dir: dir, summaryPath: sp, view: sum.OutputView, arn: sum.TableArn}
+	if ie.view == "" {
+		ie.view = "NEW_AND_OLD_IMAGES" // the API's default
+	}
+	var err error
+	if ie.from, err = summaryTime(sum.ExportFromTime); err != nil {
+		return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: sp}, Msg: "an incremental export without a valid exportFromTime (" + quote(sum.ExportFromTime) + ")"}
+	}
+	if ie.to, err = summaryTime(sum.ExportToTime); err != nil || !ie.to.After(ie.from) {
+		return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: sp}, Msg: "an incremental export without a valid exportToTime after its exportFromTime (" + quote(sum.ExportToTime) + ")"}
+	}
+	ie.id = l.fsys.Base(dir)
+	if i := strings.LastIndex(sum.ExportArn, "/export/"); i >= 0 {
+		ie.id = sum.ExportArn[i+len("/export/"):]
+	}
+	if ie.files, err = l.exportFiles(dir); err != nil {
+		return nil, err
+	}
+	return ie, nil
+}
+
+// summaryTime parses a manifest's time ("2026-03-01T00:00:00.000Z").
+func summaryTime(s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	return t.UTC(), err
+}
+
+// stampOf renders a boundary as ISO 8601 UTC, with fractions only when it
+// has them.
+func stampOf(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
