@@ -52,6 +52,7 @@ type config struct {
 	readPrice   float64
 	demo        bool
 	data        dataFlags
+	asOf        time.Time // --as-of (zero: the last window)
 	version     bool
 	help        bool
 	noColor     bool
@@ -94,6 +95,7 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.demo, "demo", false, "open the built-in demo tables in an in-process DynamoDB (no AWS account needed)")
 	fs.Var(dataFlag{&cfg.data}, "data", "load a DynamoDB export folder, a file of DynamoDB-JSON items or a NoSQL Workbench model into an in-process DynamoDB, read-only (`[name=]PATH`, repeatable); in name=PATH, name is the table's name, unless it holds a / or \\ (then all of it is the path)")
 	fs.Var(keyFlag{&cfg.data}, "key", "key attributes of the --data before it (`PK[,SK]`, types optional: PK:S,SK:N); a --key before any --data applies to every --data")
+	fs.Var(asOfFlag{&cfg.asOf}, "as-of", "show the --data tables that have incremental exports as of the latest window boundary at or before `TIME` (ISO 8601, or Unix epoch seconds); the default is after the last window")
 	fs.BoolVar(&cfg.noColor, "no-color", false, "no colours in the REPL (also when NO_COLOR is set)")
 	fs.StringVar(&cfg.configPath, "config", "", "settings `file` (default: $DDBSQL_CONFIG, else $XDG_CONFIG_HOME/ddbsql/config.toml or ~/.config/ddbsql/config.toml; \"\" for none)")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
@@ -238,6 +240,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, bool) {
 	}
 	if (cfg.demo || len(cfg.data.sources) > 0) && (cfg.endpointURL != "" || cfg.profile != "" || cfg.region != "") {
 		fmt.Fprintln(stderr, "error: --demo and --data query an in-process DynamoDB; they cannot be combined with --endpoint-url, --profile or --region")
+		return nil, exitUsage, false
+	}
+	if !cfg.asOf.IsZero() && len(cfg.data.sources) == 0 {
+		fmt.Fprintln(stderr, "error: --as-of selects a point in time of --data full and incremental exports; give them with --data")
 		return nil, exitUsage, false
 	}
 	if err := cfg.data.checkKeys(); err != nil {

@@ -227,6 +227,14 @@ func connect(ctx context.Context, cfg *config, st streams, eager bool) (*session
 		if err != nil {
 			return nil, nil, err
 		}
+		if !cfg.asOf.IsZero() {
+			bs := oc.Boundaries()
+			if len(bs) == 0 {
+				oc.Close()
+				return nil, nil, &diag.Error{Phase: diag.Load, Code: diag.CodeAsOf, Msg: "--as-of: no --data table has incremental exports; give a full export and the incremental exports after it, --data full/ --data incr1/ …"}
+			}
+			printBoundaries(st.err, cfg.asOf, bs)
+		}
 		client, raw, closeClient = oc, oc.Raw(), oc.Close
 	}
 	if client == nil {
