@@ -336,7 +336,7 @@ func (db *DB) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, _ ..
 		}
 	}
 	if in.ExclusiveStartTableName != nil {
-		ce.checkName(*in.ExclusiveStartTableName, "exclusiveStartTableName")
+		db.checkTableName(&ce, *in.ExclusiveStartTableName, "exclusiveStartTableName")
 	}
 	if err := ce.err(); err != nil {
 		return nil, wrapOp("ListTables", err)

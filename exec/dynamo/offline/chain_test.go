@@ -1,8 +1,12 @@
 package offline_test
 
 import (
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
+	"os"
+	"regexp"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -255,5 +259,119 @@ func TestChainErrors(t *testing.T) {
 	msg = chainErr(t, diag.CodeAsOf, chainSources(ch, "PK", "SK"), ch.Full.Time.Add(-time.Second))
 	if !strings.Contains(msg, "before the full export") || !strings.Contains(msg, ch.Full.Time.Format(time.RFC3339)) {
 		t.Errorf("--as-of too early: %s", msg)
+	}
+}
+
+// The history the boundary test checks holds every kind of change,
+// including a key deleted in one window and inserted again in a later one.
+func TestChainHistoryHasEveryKindOfChange(t *testing.T) {
+	ch, err := exportgen.WriteChain(t.TempDir(), exportgen.ChainOptions{Items: 80, Windows: 4, Changes: 40, Files: 3, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, removedIn, reinserted := map[string]int{}, map[string]int{}, false
+	for k, w := range ch.Windows {
+		for _, r := range w.Records {
+			ops[r.Op]++
+			if r.Op == "REMOVE" {
+				removedIn[r.Keys] = k
+			}
+			if at, ok := removedIn[r.Keys]; ok && r.Op == "INSERT" && at < k {
+				reinserted = true
+			}
+		}
+	}
+	if ops["INSERT"] == 0 || ops["MODIFY"] == 0 || ops["REMOVE"] == 0 || !reinserted {
+		t.Fatalf("history %v, re-inserted across windows %v", ops, reinserted)
+	}
+}
+
+// rewriteRecords replaces the lines of an incremental export's first data
+// file (written uncompressed: the loader reads either).
+func rewriteRecords(t *testing.T, w exportgen.Window, edit func(lines []string) []string) string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(w.Dir, "data", "*.json.gz"))
+	sort.Strings(files)
+	data, err := readGzip(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := edit(strings.Split(strings.TrimSuffix(data, "\n"), "\n"))
+	if err := os.WriteFile(files[0], []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return files[0]
+}
+
+func readGzip(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return "", err
+	}
+	b, err := io.ReadAll(zr)
+	return string(b), err
+}
+
+// A bad record fails the statement that reads the table, at its file and
+// line: written outside its window, a NewImage of another key, a key of
+// the wrong type, a missing WriteTimestampMicros, or a data file holding
+// fewer records than its manifest says.
+func TestChainBadRecords(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func([]string) []string
+		code diag.Code
+		want string
+	}{
+		{"outside the window", func(ls []string) []string {
+			ls[0] = strings.Replace(ls[0], `"WriteTimestampMicros":{"N":"`, `"WriteTimestampMicros":{"N":"1`, 1)
+			return ls
+		}, diag.CodeBadItem, ":1: the change was written at "},
+		{"another key", func(ls []string) []string {
+			i := strings.Index(ls[0], `"NewImage":`)
+			ls[0] = ls[0][:i] + strings.Replace(ls[0][i:], `"PK":{"S":"ACC#`, `"PK":{"S":"X`, 1)
+			return ls
+		}, diag.CodeBadItem, ":1: the NewImage's key is not the record's Keys"},
+		{"key type", func(ls []string) []string {
+			ls[1] = regexp.MustCompile(`"Keys":\{"PK":\{"S":"[^"]*"\}`).ReplaceAllString(ls[1], `"Keys":{"PK":{"N":"7"}`)
+			return ls
+		}, diag.CodeKeyType, ":2: key PK is N here"},
+		{"no timestamp", func(ls []string) []string {
+			ls[0] = strings.Replace(ls[0], `"Metadata":{"WriteTimestampMicros"`, `"Metadata":{"Other"`, 1)
+			return ls
+		}, diag.CodeBadItem, ":1: a change record without Metadata.WriteTimestampMicros"},
+		{"count", func(ls []string) []string { return ls[1:] }, diag.CodeManifest, "says"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ch, err := exportgen.WriteChain(t.TempDir(), exportgen.ChainOptions{Items: 20, Windows: 2, Changes: 8, Seed: 2, Views: []string{exportgen.NewAndOldImages, exportgen.NewAndOldImages}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Make the first two records of window 1 ones with a NewImage.
+			file := rewriteRecords(t, ch.Windows[0], func(ls []string) []string {
+				sort.SliceStable(ls, func(i, j int) bool {
+					return strings.Contains(ls[i], "NewImage") && !strings.Contains(ls[j], "NewImage")
+				})
+				return tc.edit(ls)
+			})
+			b, err := openChain(t, chainSources(ch, "PK", "SK"), time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = b.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String("accounts")})
+			de, ok := diag.As(err)
+			if !ok || de.Code != tc.code || !strings.Contains(de.Error(), file) || !strings.Contains(de.Error(), tc.want) {
+				t.Fatalf("got %v, want %s with %q at %s", err, tc.code, tc.want, file)
+			}
+			// The $changes table fails the same way, and nothing is left half loaded.
+			if _, err2 := b.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String("accounts$changes")}); err2 == nil || err2.Error() != err.Error() {
+				t.Errorf("$changes: %v", err2)
+			}
+		})
 	}
 }
