@@ -179,8 +179,15 @@ func newChain(table, fullPath string, full exportSummary, incr []*incrExport, as
 	}
 	sort.SliceStable(incr, func(i, j int) bool { return incr[i].from.Before(incr[j].from) })
 	prevEnd, prevPath, prevWhat := t0, fullPath, "the full export "+fullPath+" (exportTime "+stampOf(t0)+")"
-	for _, ie := range incr {
-		if !ie.from.Equal(prevEnd) {
+	for i, ie := range incr {
+		// ExportFromTime is given in whole seconds, while a full export
+		// taken "now" has an exportTime with milliseconds: the first
+		// window may start at that second (its records before exportTime
+		// hold states the full export already has, and each key's record
+		// is its last state in the window, so applying them again changes
+		// nothing).
+		joins := ie.from.Equal(prevEnd) || i == 0 && ie.from.Equal(prevEnd.Truncate(time.Second))
+		if !joins {
 			kind := "a gap"
 			if ie.from.Before(prevEnd) {
 				kind = "an overlap"

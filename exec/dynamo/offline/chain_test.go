@@ -375,3 +375,32 @@ func TestChainBadRecords(t *testing.T) {
 		})
 	}
 }
+
+// A full export taken at a time with milliseconds joins a first window
+// that starts at that whole second (ExportFromTime is in seconds); a
+// window starting a second earlier overlaps it.
+func TestChainFullExportMilliseconds(t *testing.T) {
+	for _, tc := range []struct {
+		shift time.Duration
+		ok    bool
+	}{{500 * time.Millisecond, true}, {1500 * time.Millisecond, false}} {
+		ch, err := exportgen.WriteChain(t.TempDir(), exportgen.ChainOptions{Items: 10, Windows: 1, Changes: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(ch.Full.Dir, "manifest-summary.json")
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := ch.Full.Time.Add(tc.shift).Format("2006-01-02T15:04:05.000Z")
+		data = []byte(strings.Replace(string(data), `"exportTime":"`+ch.Full.Time.Format("2006-01-02T15:04:05.000Z")+`"`, `"exportTime":"`+at+`"`, 1))
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err = openChain(t, chainSources(ch, "PK", "SK"), time.Time{})
+		if tc.ok && err != nil || !tc.ok && (err == nil || !strings.Contains(err.Error(), "an overlap")) {
+			t.Errorf("exportTime %s: %v", at, err)
+		}
+	}
+}

@@ -128,7 +128,9 @@
 // next where the one before ends (AWS documents exportFromTime as
 // inclusive and exportToTime as exclusive, and the full export as the
 // table at exportTime, so equal times are the only way to miss no write
-// and count none twice); a gap or an overlap is an export_chain error
+// and count none twice; the first window may also start at the whole
+// second of a full export's exportTime, since ExportFromTime is given in
+// seconds); a gap or an overlap is an export_chain error
 // naming the two exports, and so are incremental exports without a full
 // export of their table or of another table (tableArn). Options.AsOf
 // keeps the windows that end at or before it (the latest boundary not
