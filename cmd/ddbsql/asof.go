@@ -95,6 +95,28 @@ func parseEpoch(s string) (time.Time, error) {
 	return time.Unix(n, ns).UTC(), nil
 }
 
+// boundaryNotes are EXPLAIN's notes on the tables with incremental
+// exports and their $changes tables.
+func boundaryNotes(bs []offline.Boundary) map[string]string {
+	if len(bs) == 0 {
+		return nil
+	}
+	notes := map[string]string{}
+	for _, b := range bs {
+		what := "its full export"
+		if b.Windows > 0 {
+			what = "incremental export " + b.Export
+		}
+		asOf := "the last window"
+		if !b.AsOf.IsZero() {
+			asOf = "--as-of " + b.AsOf.Format(time.RFC3339Nano)
+		}
+		notes[b.Table] = fmt.Sprintf("%s is shown as of %s, after %s (%d of %d incremental exports applied: %s)", b.Table, b.At.Format(time.RFC3339Nano), what, b.Windows, b.Of, asOf)
+		notes[b.Table+offline.ChangesSuffix] = fmt.Sprintf("%s%s holds the changes of %d of %d incremental exports, up to %s (%s)", b.Table, offline.ChangesSuffix, b.Windows, b.Of, b.At.Format(time.RFC3339Nano), asOf)
+	}
+	return notes
+}
+
 // printBoundaries says, one line per table with incremental exports,
 // which window boundary --as-of selected.
 func printBoundaries(w io.Writer, asOf time.Time, bs []offline.Boundary) {

@@ -118,3 +118,25 @@ func TestAsOfChainErrors(t *testing.T) {
 		}
 	}
 }
+
+// EXPLAIN says which point in time a table with incremental exports shows.
+func TestAsOfExplain(t *testing.T) {
+	ch, err := exportgen.WriteChain(t.TempDir(), exportgen.ChainOptions{Items: 10, Windows: 2, Changes: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := invoke(append(chainArgs(ch), "--as-of", ch.Windows[0].To.Add(time.Minute).Format(time.RFC3339), "-e",
+		"EXPLAIN SELECT a.PK, c.operation FROM accounts a JOIN accounts$changes c ON a.PK = c.PK AND a.SK = c.SK"), "")
+	for _, want := range []string{
+		"note: accounts is shown as of " + ch.Windows[0].To.Format(time.RFC3339) + ", after incremental export " + ch.Windows[0].ID + " (1 of 2 incremental exports applied: --as-of ",
+		"note: accounts$changes holds the changes of 1 of 2 incremental exports, up to " + ch.Windows[0].To.Format(time.RFC3339),
+	} {
+		if r.code != 0 || !strings.Contains(r.out, want) {
+			t.Errorf("exit %d, err %q, EXPLAIN lacks %q:\n%s", r.code, r.err, want, r.out)
+		}
+	}
+	r = invoke(append(chainArgs(ch), "-e", "EXPLAIN SELECT * FROM accounts WHERE PK = 'ACC#0001'"), "")
+	if want := "(2 of 2 incremental exports applied: the last window)"; r.code != 0 || !strings.Contains(r.out, want) {
+		t.Errorf("exit %d, EXPLAIN lacks %q:\n%s", r.code, want, r.out)
+	}
+}
