@@ -146,7 +146,13 @@
 // no NewImage deletes it. The same pass fills <table>$changes
 // (changes.go: one row per record, keyed by export_id and seq, with the
 // operation, write_time, the keys and new_/old_ attributes), which memdb
-// accepts as a Loader's derived table name.
+// accepts as a Loader's derived table name. The records are read first and
+// held decoded (they are few next to the table), and of the export's items
+// only those of changed keys are held; the rest are stored as they come.
+// Measured on the shared 2-core machine: a 200,000-item accounts export
+// with three windows of 20,000 records each (genexport) loads in 4–12 s
+// depending on the machine's load, with a peak live heap of about 500 MB
+// (the plain export alone: 230 MB resident).
 //
 // A Workbench model (Export data model) gives table names, key attributes
 // (S, N or B), GlobalSecondaryIndexes with their projections and the items

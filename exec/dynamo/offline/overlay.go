@@ -35,23 +35,27 @@ type heldItem struct {
 	at   pos
 }
 
-// runChain loads a full export with its incremental exports applied: the
-// export's items are checked as a load checks them and held, the records
-// of the windows that apply are read, checked and applied per key in the
+// runChain loads a full export with its incremental exports applied. The
+// records of the windows that apply are read and checked first (they are
+// few next to the table); then the export's items are checked as a load
+// checks them and stored as they come, except those of a key some record
+// changes, which are held; then the records are applied per key in the
 // order of their window and write time (a record with a NewImage puts
-// it, one without deletes the key), and the result is stored in key
-// order. The same pass fills the <table>$changes table (changes.go).
+// it, one without deletes the key) on the held items, and what remains is
+// stored. So only the changed items are held, never the table. The same
+// pass fills the <table>$changes table (changes.go).
 func (l *loader) runChain(ps *plannedSource, s *sink) error {
 	c := ps.chain
-	held := map[string]heldItem{}
-	s.collect = func(item []memdb.NamedValue, p pos) error {
-		held[itemKey(s.spec.keys, item)] = heldItem{item: item, at: p}
-		return nil
-	}
-	err := l.runExport(ps, s)
-	s.collect = nil
-	if err != nil {
-		return err
+	if s.peek { // the key types: from the export's first item, else the first record
+		if err := l.runExport(ps, s); err != nil {
+			return err
+		}
+		for w, ie := range c.windows() {
+			if _, err := l.readChanges(s, w, ie); err != nil {
+				return err
+			}
+		}
+		return errPeeked // an empty chain: any key types will do
 	}
 	var changes []change
 	for w, ie := range c.windows() {
@@ -61,8 +65,22 @@ func (l *loader) runChain(ps *plannedSource, s *sink) error {
 		}
 		changes = append(changes, got...)
 	}
-	if s.peek { // an empty chain: any key types will do
-		return errPeeked
+	changed := make(map[string]bool, len(changes))
+	for i := range changes {
+		changed[itemKey(s.spec.keys, changes[i].keys)] = true
+	}
+	held := map[string]heldItem{}
+	s.collect = func(item []memdb.NamedValue, p pos) error {
+		if k := itemKey(s.spec.keys, item); changed[k] {
+			held[k] = heldItem{item: item, at: p}
+			return nil
+		}
+		return s.store(item, p)
+	}
+	err := l.runExport(ps, s)
+	s.collect = nil
+	if err != nil {
+		return err
 	}
 	sort.SliceStable(changes, func(i, j int) bool {
 		if changes[i].window != changes[j].window {
@@ -206,6 +224,10 @@ func parseChange(data []byte, at pos) (change, error) {
 	}{{"Keys", &ch.keys}, {"NewImage", &ch.newImage}, {"OldImage", &ch.oldImage}} {
 		raw, ok := top[part.name]
 		if !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+			continue
+		}
+		if out, ok := fastItem(raw, false, nil); ok {
+			*part.dst = out // the one-pass decoder of items; errors below
 			continue
 		}
 		v, err := value.ParseItemJSON(raw)
