@@ -140,3 +140,32 @@ func TestAsOfExplain(t *testing.T) {
 		t.Errorf("exit %d, EXPLAIN lacks %q:\n%s", r.code, want, r.out)
 	}
 }
+
+func TestParseAsOf(t *testing.T) {
+	at := time.Date(2026, 3, 1, 12, 30, 15, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"2026-03-01T12:30:15Z":       at,
+		"2026-03-01T21:30:15+09:00":  at,
+		"2026-03-01T12:30:15.25Z":    at.Add(250 * time.Millisecond),
+		"2026-03-01T12:30:15":        at,
+		"2026-03-01 12:30:15":        at,
+		"2026-03-01 12:30":           at.Add(-15 * time.Second),
+		"2026-03-01":                 time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+		fmt.Sprint(at.Unix()):        at,
+		fmt.Sprint(at.Unix()) + ".5": at.Add(500 * time.Millisecond),
+		fmt.Sprint(at.UnixMilli()):   at,
+		fmt.Sprint(at.UnixMicro()):   at,
+		" 2026-03-01T12:30:15Z ":     at,
+	} {
+		var got time.Time
+		if err := (asOfFlag{&got}).Set(in); err != nil || !got.Equal(want) {
+			t.Errorf("%q: %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "yesterday", "2026-13-01", "123456789012", "1.2.3"} {
+		var got time.Time
+		if err := (asOfFlag{&got}).Set(in); err == nil {
+			t.Errorf("%q parsed as %v", in, got)
+		}
+	}
+}
