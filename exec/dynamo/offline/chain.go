@@ -22,6 +22,7 @@ type incrExport struct {
 	summaryPath string
 	id          string // the export id
 	arn         string // the tableArn
+	itemCount   *int64 // the summary's itemCount: records in the export
 	from, to    time.Time
 	view        string // NEW_AND_OLD_IMAGES or NEW_IMAGE
 	files       []exportFile
@@ -133,7 +134,8 @@ func (l *loader) chains(sources []Source, asOf time.Time) ([]Source, map[int]*ch
 			}
 			return nil, nil, &diag.Error{Phase: diag.Load, Code: diag.CodeExportChain, Pos: diag.Pos{Source: first.Path},
 				Msg: "an incremental export of table " + name + " holds only the changes of its window: give the full export it follows too, " +
-					"before it: --data " + name + "=FULL_EXPORT/ --data " + name + "=" + first.Path + " (export one with ExportTableToPointInTime, ExportType FULL_EXPORT)"}
+					"before it: --data " + name + "=FULL_EXPORT/ --data " + name + "=" + first.Path + " (export one with ExportTableToPointInTime, ExportType FULL_EXPORT; " +
+					"a name= must be the same on the full export and each incremental export)"}
 		}
 		var incr []*incrExport
 		for _, in := range byTable[name] {
@@ -223,7 +225,7 @@ func (l *loader) planIncremental(src Source, dir string, sum exportSummary) (*in
 	default:
 		return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeUnknownFormat, Pos: diag.Pos{Source: sp}, Msg: "an incremental export in " + sum.OutputFormat + " format; ddbsql reads exports in DYNAMODB_JSON format"}
 	}
-	ie := &incrExport{src: src, dir: dir, summaryPath: sp, view: sum.OutputView, arn: sum.TableArn}
+	ie := &incrExport{src: src, dir: dir, summaryPath: sp, view: sum.OutputView, arn: sum.TableArn, itemCount: sum.ItemCount}
 	if ie.view == "" {
 		ie.view = "NEW_AND_OLD_IMAGES" // the API's default
 	}

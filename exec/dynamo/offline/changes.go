@@ -22,7 +22,8 @@ import (
 //	write_micros  N  Metadata.WriteTimestampMicros
 //	window_start  S  the export's exportFromTime
 //	window_end    S  the export's exportToTime
-//	<key>         the table's key attributes, under their own names
+//	<key>         the table's key attributes, under their own names (key_<name>
+//	              for a key named like one of the columns above)
 //	new_<attr>    each attribute of the item after the change (none for REMOVE)
 //	old_<attr>    each attribute of the item before it (none for INSERT)
 //
@@ -69,7 +70,11 @@ func (r *changeRows) add(ch *change, prior []memdb.NamedValue, existed bool) err
 		{Name: "window_end", Value: value.Str(stampOf(ie.to))},
 	}
 	for _, k := range r.keys {
-		row = append(row, memdb.NamedValue{Name: k.Name, Value: attrOf(ch.keys, k.Name)})
+		name := k.Name
+		if changeColumns[name] {
+			name = "key_" + name // a key named like a column of this table
+		}
+		row = append(row, memdb.NamedValue{Name: name, Value: attrOf(ch.keys, k.Name)})
 	}
 	row = r.image(row, "new_", ch.newImage)
 	row = r.image(row, "old_", old)
@@ -77,6 +82,10 @@ func (r *changeRows) add(ch *change, prior []memdb.NamedValue, existed bool) err
 	r.at = append(r.at, ch.at)
 	return nil
 }
+
+// changeColumns are the columns every change row has.
+var changeColumns = map[string]bool{"export_id": true, "seq": true, "operation": true, "write_time": true,
+	"write_micros": true, "window_start": true, "window_end": true}
 
 // image appends an image's attributes other than the keys, prefixed.
 func (r *changeRows) image(row []memdb.NamedValue, prefix string, item []memdb.NamedValue) []memdb.NamedValue {

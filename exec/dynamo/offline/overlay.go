@@ -149,6 +149,9 @@ func (l *loader) readChanges(s *sink, w int, ie *incrExport) ([]change, error) {
 			return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: p}, Msg: fmt.Sprintf("has %s, but %s line %d says %d (was the file copied completely?)", plural.Of(n, "record"), filesFile, f.line, *f.ItemCount)}
 		}
 	}
+	if ie.itemCount != nil && !s.peek && int64(len(out)) != *ie.itemCount {
+		return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeManifest, Pos: diag.Pos{Source: ie.summaryPath}, Msg: fmt.Sprintf("the export has %s, but itemCount says %d (is a data file missing from manifest-files.json?)", plural.Of(len(out), "record"), *ie.itemCount)}
+	}
 	return out, nil
 }
 
