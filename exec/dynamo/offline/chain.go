@@ -105,6 +105,7 @@ func (l *loader) chains(sources []Source, asOf time.Time) ([]Source, map[int]*ch
 	fulls := map[string]*fullExport{}
 	byTable := map[string][]incremental{}
 	var tables []string
+	sources = l.expandChains(sources)
 	for _, src := range sources {
 		sum, dir, ok := l.peekSummary(src.Path)
 		if !ok {
@@ -255,3 +256,35 @@ func summaryTime(s string) (time.Time, error) {
 // stampOf renders a boundary as ISO 8601 UTC, with fractions only when it
 // has them.
 func stampOf(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// expandChains replaces a source folder that holds several exports (an S3
+// prefix copied whole: <prefix>/AWSDynamoDB/<id>/ for each) of which some
+// are incremental by one source per export, with the folder's name= and
+// --key; any other source stays as it is.
+func (l *loader) expandChains(sources []Source) []Source {
+	var out []Source
+	for _, src := range sources {
+		st, err := l.fsys.Stat(src.Path)
+		if err != nil || !st.IsDir() || hasManifest(l.fsys, src.Path) {
+			out = append(out, src)
+			continue
+		}
+		dirs := exportsBelow(l.fsys, src.Path)
+		incremental := false
+		for _, d := range dirs {
+			if sum, _, ok := l.peekSummary(d); ok && sum.ExportType == "INCREMENTAL_EXPORT" {
+				incremental = true
+			}
+		}
+		if len(dirs) < 2 || !incremental {
+			out = append(out, src)
+			continue
+		}
+		for _, d := range dirs {
+			one := src
+			one.Path = d
+			out = append(out, one)
+		}
+	}
+	return out
+}

@@ -404,3 +404,28 @@ func TestChainFullExportMilliseconds(t *testing.T) {
 		}
 	}
 }
+
+// A folder holding the full export and the incremental exports, as an
+// S3 prefix copied whole (<prefix>/AWSDynamoDB/<id>/ each), is one --data.
+func TestChainOneFolder(t *testing.T) {
+	ch, err := exportgen.WriteChain(t.TempDir(), exportgen.ChainOptions{Items: 20, Windows: 2, Changes: 6, Seed: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix := t.TempDir()
+	for _, e := range append([]exportgen.Export{ch.Full}, ch.Windows[0].Export, ch.Windows[1].Export) {
+		if err := os.CopyFS(filepath.Join(prefix, "AWSDynamoDB", filepath.Base(e.Dir)), os.DirFS(e.Dir)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := openChain(t, []offline.Source{{Path: prefix, Keys: []string{"PK", "SK"}}}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := scanChain(t, b, "accounts"), canonicalItems(t, ch.States[2]); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table differs\n%s", firstDiff(got, want))
+	}
+	if bs := b.Boundaries(); len(bs) != 1 || bs[0].Windows != 2 {
+		t.Errorf("boundaries %+v", bs)
+	}
+}

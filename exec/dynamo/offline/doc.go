@@ -122,7 +122,9 @@
 // changed item, {"Metadata":{"WriteTimestampMicros":{"N":…}},"Keys":…,
 // "NewImage":…,"OldImage":…} (no NewImage: deleted; OldImage only in
 // NEW_AND_OLD_IMAGES exports). Given with a full export of the same table
-// (name= or the tableArn decides; any order of the --data flags), they
+// (name= or the tableArn decides; any order of the --data flags; a folder
+// holding several exports of which some are incremental, an S3 prefix
+// copied whole, counts as one source per export), they
 // form a chain (chain.go): the windows, ordered by exportFromTime, must
 // join exactly — the first starts at the full export's exportTime, each
 // next where the one before ends (AWS documents exportFromTime as
