@@ -181,7 +181,7 @@ func newChain(table, fullPath string, full exportSummary, incr []*incrExport, as
 		}
 	}
 	sort.SliceStable(incr, func(i, j int) bool { return incr[i].from.Before(incr[j].from) })
-	prevEnd, prevPath, prevWhat := t0, fullPath, "the full export "+fullPath+" (exportTime "+stampOf(t0)+")"
+	prevEnd, prevPath, prevWhat := t0, fullPath, "the full export "+fullPath+" is the table at "+stampOf(t0)
 	for i, ie := range incr {
 		// ExportFromTime is given in whole seconds, while a full export
 		// taken "now" has an exportTime with milliseconds: the first
@@ -192,15 +192,17 @@ func newChain(table, fullPath string, full exportSummary, incr []*incrExport, as
 		joins := ie.from.Equal(prevEnd) || i == 0 && ie.from.Equal(prevEnd.Truncate(time.Second))
 		if !joins {
 			kind := "a gap"
+			advice := "export the missing window [" + stampOf(prevEnd) + ", " + stampOf(ie.from) + ") too"
 			if ie.from.Before(prevEnd) {
 				kind = "an overlap"
+				advice = "give windows that do not overlap: leave out " + ie.src.Path + " or " + prevPath
 			}
 			return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeExportChain, Pos: diag.Pos{Source: ie.src.Path},
-				Msg: "the incremental exports of table " + table + " leave " + kind + ": " + prevWhat + " ends at " + stampOf(prevEnd) +
+				Msg: "the incremental exports of table " + table + " leave " + kind + ": " + prevWhat +
 					", but the incremental export " + ie.src.Path + " starts at " + stampOf(ie.from) +
-					" (each window must start exactly where the one before ends; export the missing window, or leave one of " + prevPath + " and " + ie.src.Path + " out)"}
+					" (each window must start exactly where the one before ends; " + advice + ")"}
 		}
-		prevEnd, prevPath, prevWhat = ie.to, ie.src.Path, "the incremental export "+ie.src.Path
+		prevEnd, prevPath, prevWhat = ie.to, ie.src.Path, "the incremental export "+ie.src.Path+" ends at "+stampOf(ie.to)
 	}
 	c := &chain{table: table, fullPath: fullPath, fullTime: t0, incr: incr, used: len(incr), asOf: asOf}
 	if !asOf.IsZero() {
