@@ -196,6 +196,9 @@ func newChain(table, fullPath string, full exportSummary, incr []*incrExport, as
 			if ie.from.Before(prevEnd) {
 				kind = "an overlap"
 				advice = "give windows that do not overlap: leave out " + ie.src.Path + " or " + prevPath
+				if i == 0 {
+					advice = "export the first window again from the full export's exportTime " + stampOf(prevEnd)
+				}
 			}
 			return nil, &diag.Error{Phase: diag.Load, Code: diag.CodeExportChain, Pos: diag.Pos{Source: ie.src.Path},
 				Msg: "the incremental exports of table " + table + " leave " + kind + ": " + prevWhat +
