@@ -59,6 +59,11 @@
 //     values…) are backticked before sqlparser sees them, which would
 //     otherwise reject or lowercase them. Table references and string
 //     literals are never rewritten as paths.
+//   - A '$' between name characters and before a letter or _ is part of
+//     the name, as in MySQL (orders$changes, the change table of an
+//     incremental export chain): sqlparser cannot lex it, so such a name
+//     is backticked before it sees it. A name cannot start with '$', and
+//     $1 stays a (refused) positional parameter.
 //   - Numbers keep their exact text (IntVal/FloatVal); NumberText folds a
 //     unary sign without going through float64.
 //   - Select.ItemTexts holds each select item as written, alias and AS

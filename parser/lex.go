@@ -87,7 +87,7 @@ func scanToken(src string, i, to int) token {
 		// sqlparser lets a system variable (@@x) run on through . ' " and `.
 		sysVar := c == '@' && next == '@'
 		j := i + 1
-		for j < to && (isNameChar(src[j]) || sysVar && strings.IndexByte(".'\"`", src[j]) >= 0) {
+		for j < to && (isNameChar(src[j]) || sysVar && strings.IndexByte(".'\"`", src[j]) >= 0 || isInnerDollar(src, j, to)) {
 			j++
 		}
 		return token{kind: tkIdent, start: i, end: j}
@@ -264,4 +264,12 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isHexDigit(c byte) bool {
 	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// isInnerDollar reports whether src[j] is a '$' inside a name, between name
+// characters and before a letter or _ (orders$changes, as MySQL lexes it);
+// sqlparser cannot lex it, so such a name is handed over in backticks
+// (nameRewriter.name). A '$' before a digit stays a $1 parameter.
+func isInnerDollar(src string, j, to int) bool {
+	return src[j] == '$' && j > 0 && isNameChar(src[j-1]) && j+1 < to && isNameStart(src[j+1]) && src[j+1] != '@'
 }

@@ -297,7 +297,7 @@ func (r *nameRewriter) name(i int) (int, *diag.Error) {
 	kw := r.toks[i].kind == tkIdent && isKeyword(r.text(i))
 	if pos == posAfterDot {
 		// After '.', sqlparser accepts any keyword but lowercases it.
-		if kw && !f.typeCtx || isDoubleQuoted(r.src, r.toks[i]) {
+		if kw && !f.typeCtx || isDoubleQuoted(r.src, r.toks[i]) || r.hasDollar(i) {
 			r.backtick(i)
 		}
 		r.asName[i] = true
@@ -317,10 +317,16 @@ func (r *nameRewriter) name(i int) (int, *diag.Error) {
 			r.loneQuoted[r.nameText(i)] = true
 		}
 	}
-	if kw || isDoubleQuoted(r.src, r.toks[i]) {
+	if kw || isDoubleQuoted(r.src, r.toks[i]) || r.hasDollar(i) {
 		r.backtick(i)
 	}
 	return i, nil
+}
+
+// hasDollar reports whether the plain name at toks[i] holds a '$'
+// (isInnerDollar), which only a backticked name may hold for sqlparser.
+func (r *nameRewriter) hasDollar(i int) bool {
+	return r.toks[i].kind == tkIdent && strings.IndexByte(r.text(i), '$') >= 0
 }
 
 // keywordIsName decides whether the keyword at toks[i] is used as a name.

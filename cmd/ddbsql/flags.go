@@ -54,6 +54,7 @@ type config struct {
 	data        dataFlags
 	load        loadFlags // --load TABLE=PATH
 	checkpoint  string    // --checkpoint FILE
+	asOf        time.Time // --as-of (zero: the last window)
 	version     bool
 	help        bool
 	noColor     bool
@@ -98,6 +99,7 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.Var(keyFlag{&cfg.data, &cfg.load}, "key", "key attributes of the --data or --load before it (`PK[,SK]`, types optional: PK:S,SK:N); a --key before any --data or --load applies to every one")
 	fs.Var(loadFlag{&cfg.load}, "load", "write every item of a file of DynamoDB-JSON items, an export folder or a CSV file into DynamoDB table TABLE with BatchWriteItem, resumably (`TABLE=PATH`, repeatable); see the README's Bulk load")
 	fs.StringVar(&cfg.checkpoint, "checkpoint", "", "checkpoint `FILE` of one --load (default: one per table and source in $XDG_STATE_HOME/ddbsql/load)")
+	fs.Var(asOfFlag{&cfg.asOf}, "as-of", "show the --data tables that have incremental exports as of the latest window boundary at or before `TIME` (ISO 8601, or Unix epoch seconds); the default is after the last window")
 	fs.BoolVar(&cfg.noColor, "no-color", false, "no colours in the REPL (also when NO_COLOR is set)")
 	fs.StringVar(&cfg.configPath, "config", "", "settings `file` (default: $DDBSQL_CONFIG, else $XDG_CONFIG_HOME/ddbsql/config.toml or ~/.config/ddbsql/config.toml; \"\" for none)")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
@@ -247,6 +249,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, bool) {
 	}
 	if msg := checkLoad(cfg); msg != "" {
 		fmt.Fprintf(stderr, "error: %s\n", msg)
+		return nil, exitUsage, false
+	}
+	if !cfg.asOf.IsZero() && len(cfg.data.sources) == 0 {
+		fmt.Fprintln(stderr, "error: --as-of selects a point in time of --data full and incremental exports; give them with --data")
 		return nil, exitUsage, false
 	}
 	if err := cfg.data.checkKeys(); len(cfg.load.sources) == 0 && err != nil {

@@ -245,6 +245,7 @@ func openOffline(ctx context.Context, cfg *config, progress io.Writer, eager boo
 	opts := offline.Options{
 		Loading: func(_ string, p *offline.Progress) func() { return startLoadProgress(progress, p) },
 		Reword:  func(err error) error { return keyLoadError(err, &cfg.data) },
+		AsOf:    cfg.asOf,
 	}
 	b, err := offline.Open(ctx, db, cfg.data.sources, opts)
 	if err != nil {

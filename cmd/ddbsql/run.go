@@ -226,11 +226,21 @@ func connect(ctx context.Context, cfg *config, st streams, eager bool) (*session
 	var client dynamo.Client = st.client
 	var raw rawpage.Reader // the fast read path: DynamoDB's bodies, or memdb's rendered pages
 	closeClient := func() {}
+	var tableNotes map[string]string
 	if client == nil && (cfg.demo || len(cfg.data.sources) > 0) {
 		oc, err := openOffline(ctx, cfg, st.progress, eager)
 		if err != nil {
 			return nil, nil, err
 		}
+		if !cfg.asOf.IsZero() {
+			bs := oc.Boundaries()
+			if len(bs) == 0 {
+				oc.Close()
+				return nil, nil, &diag.Error{Phase: diag.Load, Code: diag.CodeAsOf, Msg: "--as-of: no --data table has incremental exports; give a full export and the incremental exports after it, --data full/ --data incr1/ …"}
+			}
+			printBoundaries(st.err, cfg.asOf, bs)
+		}
+		tableNotes = boundaryNotes(oc.Boundaries())
 		client, raw, closeClient = oc, oc.Raw(), oc.Close
 	}
 	if client == nil {
@@ -245,7 +255,7 @@ func connect(ctx context.Context, cfg *config, st streams, eager bool) (*session
 	sc := session.Config{Format: strings.ToLower(cfg.format), Stats: session.StatsOff,
 		Plan:   planner.Options{AllowScan: cfg.allowScan, Consistent: cfg.consistent, Strict: cfg.strict, Segments: cfg.segments, Parallelism: runtime.NumCPU()},
 		MaxRCU: cfg.maxRCU, RateLimit: cfg.rateLimit, Timeout: cfg.timeout, ReadPrice: cfg.readPrice, Concurrency: cfg.concurrency, Raw: raw,
-		MemoryLimit: cfg.memoryLimit, TempDir: cfg.tempDir, SteerCollector: true}
+		MemoryLimit: cfg.memoryLimit, TempDir: cfg.tempDir, SteerCollector: true, TableNotes: tableNotes}
 	if cfg.stats != "" {
 		sc.Stats = session.StatsMode(cfg.stats)
 	}

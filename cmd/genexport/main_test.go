@@ -41,3 +41,20 @@ func TestBadUsage(t *testing.T) {
 		t.Errorf("-files 0: exit %d, %q", code, errOut.String())
 	}
 }
+
+func TestWritesAChain(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-items", "20", "-files", "1", "-windows", "2", "-changes", "5", "-o", dir}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], "full export, 20 items") || !strings.Contains(lines[2], "5 records") {
+		t.Fatalf("output:\n%s", out.String())
+	}
+	for _, sub := range []string{"full", "incr1", "incr2"} {
+		if m, _ := filepath.Glob(filepath.Join(dir, sub, "AWSDynamoDB", "*", "manifest-summary.json")); len(m) != 1 {
+			t.Errorf("%s: %v", sub, m)
+		}
+	}
+}

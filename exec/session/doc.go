@@ -51,7 +51,8 @@
 // DescribeTimeToLive and DescribeContinuousBackups, and a setting the
 // endpoint does not answer is shown as unknown, saying why; errors come
 // back typed from the phase that failed; a plan's notes are written (to
-// the notes writer, else the statistics writer) before its first row. A
+// the notes writer, else the statistics writer) before its first row;
+// EXPLAIN adds Config.TableNotes of the tables its plan reads. A
 // failed statement leaves
 // buffered output unwritten, so a partial result cannot pass for a whole
 // one, except when the caller's context was cancelled with a cause

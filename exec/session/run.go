@@ -205,6 +205,7 @@ func (s *Session) runExplain(ctx context.Context, e *parser.Explain) error {
 	if !s.cfg.Plan.AllowScan && planner.NeedsScan(p) {
 		notes = append(notes, scanOnlyNote)
 	}
+	notes = append(notes, s.tableNotes(p)...)
 	if s.jsonDocuments() {
 		return s.writeExplainJSON(p, planner.JSONOptions{Notes: notes})
 	}

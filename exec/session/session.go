@@ -75,6 +75,9 @@ type Config struct {
 	// Plan are the planner options (--allow-scan, --consistent, --strict,
 	// --segments); a Parallelism of 0 is the host's CPU count.
 	Plan planner.Options
+	// TableNotes, by table name, are remarks EXPLAIN adds for the tables
+	// a plan reads (which point in time an offline table shows).
+	TableNotes map[string]string
 	// FormatOptions are the output options (expanded display…).
 	FormatOptions format.Options
 	// MaxRCU, when positive, refuses statements estimated to consume more

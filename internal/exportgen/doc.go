@@ -37,6 +37,27 @@
 // Numbers are written canonically, as DynamoDB returns them (12.5, not
 // 12.50), so a loader that stores them exactly prints them back the same.
 //
+// # Incremental exports (WriteChain)
+//
+// WriteChain writes a full export of an accounts table (PK S ACC#<n>, SK
+// S A or B; status, balance, rev, tags, note, prefs: see account.go) to
+// DIR/full and incremental exports after it to DIR/incr1, DIR/incr2, …,
+// laid out as AWS writes them: a summary with exportType
+// INCREMENTAL_EXPORT, exportFromTime and exportToTime (the window
+// [from, to)), outputView (NEW_AND_OLD_IMAGES or NEW_IMAGE), and data lines
+//
+//	{"Metadata":{"WriteTimestampMicros":{"N":"…"}},"Keys":{…},"OldImage":{…},"NewImage":{…}}
+//
+// where an insert has no OldImage, a delete no NewImage, and a NEW_IMAGE
+// export never an OldImage. Each window changes distinct keys once
+// (AWS compacts an item's changes within a window into one record):
+// inserts of new keys, re-inserts of deleted ones, modifications and
+// deletes. The records go to the data files in key order, not in time
+// order. Chain returns the history: every record with what it did and
+// the item before it, and the table's state at every window boundary, so
+// tests compare a reader's result with it. Gap and Overlap shift one
+// window's start by a minute, for the error tests.
+//
 // # Invariants
 //
 //   - Deterministic: item i is a function of (Seed, i) alone (SplitMix64

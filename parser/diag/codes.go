@@ -172,4 +172,9 @@ const (
 	CodeTableExists Code = "table_exists"
 	// CodeBadName: the table name is not valid in DynamoDB.
 	CodeBadName Code = "bad_table_name"
+	// CodeExportChain: incremental exports that do not follow their full
+	// export (a gap, an overlap, another table, no full export).
+	CodeExportChain Code = "export_chain"
+	// CodeAsOf: --as-of names a time the exports cannot show.
+	CodeAsOf Code = "as_of"
 )

@@ -30,6 +30,12 @@
 // projection. A KEYS_ONLY or INCLUDE index stores its projected copy, an
 // ALL index shares the table's.
 //
+// # Derived tables
+//
+// The Loader may create tables whose names hold '$' (derivedname.go),
+// which DynamoDB's names cannot: requests may name such a table once it
+// exists; every other name is validated exactly as DynamoDB does.
+//
 // # Invariants
 //
 //   - Stored items are never modified (a put replaces them); responses are

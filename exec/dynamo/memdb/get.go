@@ -26,7 +26,7 @@ func (db *DB) getItem(in *dynamodb.GetItemInput) (*dynamodb.GetItemOutput, error
 		return nil, missingParam("GetItemInput", "Key")
 	}
 	var ce constraintErrors
-	ce.checkName(*in.TableName, "tableName")
+	db.checkTableName(&ce, *in.TableName, "tableName")
 	checkCapacityMode(&ce, in.ReturnConsumedCapacity)
 	if err := ce.err(); err != nil {
 		return nil, err
@@ -113,7 +113,7 @@ func (db *DB) batchGetItem(in *dynamodb.BatchGetItemInput) (*dynamodb.BatchGetIt
 	if in.RequestItems == nil {
 		return nil, missingParam("BatchGetItemInput", "RequestItems")
 	}
-	reqs, err := checkBatchGet(in)
+	reqs, err := db.checkBatchGet(in)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +178,7 @@ func (db *DB) batchGetTable(r *batchGetTable, out *dynamodb.BatchGetItemOutput, 
 }
 
 // checkBatchGet validates the request before any table is looked at.
-func checkBatchGet(in *dynamodb.BatchGetItemInput) ([]*batchGetTable, error) {
+func (db *DB) checkBatchGet(in *dynamodb.BatchGetItemInput) ([]*batchGetTable, error) {
 	var ce constraintErrors
 	if len(in.RequestItems) == 0 {
 		ce.add("{}", "requestItems", "Member must have length greater than or equal to 1")
@@ -186,7 +186,7 @@ func checkBatchGet(in *dynamodb.BatchGetItemInput) ([]*batchGetTable, error) {
 	checkCapacityMode(&ce, in.ReturnConsumedCapacity)
 	names := sortedNames(in.RequestItems)
 	for _, name := range names {
-		ce.checkName(name, "requestItems."+name)
+		db.checkTableName(&ce, name, "requestItems."+name)
 		switch keys := in.RequestItems[name].Keys; {
 		case len(keys) < 1:
 			ce.add("[]", "requestItems."+name+".member.keys", "Member must have length greater than or equal to 1")

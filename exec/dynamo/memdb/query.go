@@ -27,7 +27,7 @@ func (db *DB) queryInto(in *dynamodb.QueryInput, body *[]byte) (*dynamodb.QueryO
 	shape := readShape{op: "Query", tableName: in.TableName, indexName: in.IndexName, limit: in.Limit,
 		selectAttr: in.Select, projection: in.ProjectionExpression, consistent: in.ConsistentRead}
 	var ce constraintErrors
-	shape.check(&ce)
+	shape.check(db, &ce)
 	checkCapacityMode(&ce, in.ReturnConsumedCapacity)
 	if err := ce.err(); err != nil {
 		return nil, err

@@ -26,8 +26,8 @@ type readShape struct {
 	legacy     []string // legacy (non-expression) parameters present
 }
 
-func (s readShape) check(c *constraintErrors) {
-	c.checkName(aws.ToString(s.tableName), "tableName")
+func (s readShape) check(db *DB, c *constraintErrors) {
+	db.checkTableName(c, aws.ToString(s.tableName), "tableName")
 	if s.indexName != nil {
 		c.checkName(*s.indexName, "indexName")
 	}

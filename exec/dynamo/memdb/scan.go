@@ -38,7 +38,7 @@ func (db *DB) scanFrom(ctx context.Context, in *dynamodb.ScanInput, body *[]byte
 	shape := readShape{op: "Scan", tableName: in.TableName, indexName: in.IndexName, limit: in.Limit,
 		selectAttr: in.Select, projection: in.ProjectionExpression, consistent: in.ConsistentRead}
 	var ce constraintErrors
-	shape.check(&ce)
+	shape.check(db, &ce)
 	checkCapacityMode(&ce, in.ReturnConsumedCapacity)
 	if in.Segment != nil && *in.Segment < 0 {
 		ce.add(*in.Segment, "segment", "Member must have value greater than or equal to 0")

@@ -42,7 +42,7 @@ func (db *DB) describeSetting(ctx context.Context, op string, in any, name *stri
 		return wrapOp(op, missingParam(shape, "TableName"))
 	}
 	var ce constraintErrors
-	ce.checkName(*name, "tableName")
+	db.checkTableName(&ce, *name, "tableName")
 	if err := ce.err(); err != nil {
 		return wrapOp(op, err)
 	}

@@ -21,7 +21,7 @@ func (db *DB) createTable(ctx context.Context, in *dynamodb.CreateTableInput, mo
 	if err := db.beginWrite(ctx, "CreateTable", in, mode); err != nil {
 		return nil, wrapOp("CreateTable", err)
 	}
-	t, err := newTable(in)
+	t, err := newTable(in, mode == bypassReadOnly)
 	if err != nil {
 		return nil, wrapOp("CreateTable", err)
 	}
@@ -36,12 +36,16 @@ func (db *DB) createTable(ctx context.Context, in *dynamodb.CreateTableInput, mo
 
 // newTable validates a CreateTable request (DynamoDB's messages) and
 // builds the empty table.
-func newTable(in *dynamodb.CreateTableInput) (*table, error) {
+func newTable(in *dynamodb.CreateTableInput, loader bool) (*table, error) {
 	if in.TableName == nil {
 		return nil, missingParam("CreateTableInput", "TableName")
 	}
 	var ce constraintErrors
-	ce.checkName(*in.TableName, "tableName")
+	name := *in.TableName
+	if checked, ok := derivedName(name); ok && loader {
+		name = checked // a Loader's derived table (derivedname.go)
+	}
+	ce.checkName(name, "tableName")
 	if len(in.KeySchema) < 1 || len(in.KeySchema) > 2 {
 		ce.add(in.KeySchema, "keySchema", "Member must have length less than or equal to 2")
 	}
@@ -254,7 +258,7 @@ func (db *DB) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput
 		return nil, wrapOp("DescribeTable", missingParam("DescribeTableInput", "TableName"))
 	}
 	var ce constraintErrors
-	ce.checkName(*in.TableName, "tableName")
+	db.checkTableName(&ce, *in.TableName, "tableName")
 	if err := ce.err(); err != nil {
 		return nil, wrapOp("DescribeTable", err)
 	}
@@ -332,7 +336,7 @@ func (db *DB) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, _ ..
 		}
 	}
 	if in.ExclusiveStartTableName != nil {
-		ce.checkName(*in.ExclusiveStartTableName, "exclusiveStartTableName")
+		db.checkTableName(&ce, *in.ExclusiveStartTableName, "exclusiveStartTableName")
 	}
 	if err := ce.err(); err != nil {
 		return nil, wrapOp("ListTables", err)

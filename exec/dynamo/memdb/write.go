@@ -29,7 +29,7 @@ func (db *DB) put(in *dynamodb.PutItemInput) (*dynamodb.PutItemOutput, error) {
 		return nil, missingParam("PutItemInput", "Item")
 	}
 	var ce constraintErrors
-	ce.checkName(*in.TableName, "tableName")
+	db.checkTableName(&ce, *in.TableName, "tableName")
 	checkCapacityMode(&ce, in.ReturnConsumedCapacity)
 	if err := ce.err(); err != nil {
 		return nil, err

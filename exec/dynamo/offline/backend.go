@@ -30,7 +30,14 @@ type Backend struct {
 	lazy    map[string]*lazyTable // fixed after Open
 	cursors cursors
 	streams atomic.Int64 // streams opened (for tests)
+	// boundaries: the point in time of each table with incremental
+	// exports, in --data order (fixed after Open).
+	boundaries []Boundary
 }
+
+// Boundaries says, for each table with incremental exports, which window
+// boundary it shows (the last, or the one --as-of selected).
+func (b *Backend) Boundaries() []Boundary { return append([]Boundary(nil), b.boundaries...) }
 
 // lazyTable is a table that is streamed until it is loaded.
 type lazyTable struct {
@@ -60,7 +67,12 @@ func (b *Backend) Loaded(table string) bool {
 // Loads counts the loads of the tables read from files.
 func (b *Backend) Loads() int {
 	n := 0
+	seen := map[*lazyTable]bool{} // a chain's table and its $changes share one
 	for _, lt := range b.lazy {
+		if seen[lt] {
+			continue
+		}
+		seen[lt] = true
 		lt.mu.Lock()
 		n += lt.loads
 		lt.mu.Unlock()
@@ -80,6 +92,16 @@ func (b *Backend) LoadAll(ctx context.Context) error {
 
 // Close stops the streams still open.
 func (b *Backend) Close() { b.cursors.closeAll() }
+
+// ensureChain loads a table with incremental exports (and its $changes
+// table) before a Scan: its items are known only once the changes are
+// applied, so it is never streamed.
+func (b *Backend) ensureChain(ctx context.Context, table string) error {
+	if lt := b.lazy[table]; lt != nil && lt.ps.chain != nil {
+		return b.load(ctx, lt)
+	}
+	return nil
+}
 
 // ensure loads the named tables that are read from files and not loaded.
 func (b *Backend) ensure(ctx context.Context, tables ...string) error {
@@ -107,6 +129,11 @@ func (b *Backend) load(ctx context.Context, lt *lazyTable) error {
 	}
 	prog := NewProgress()
 	prog.measure(b.fsys, lt.ps.src.Path)
+	if c := lt.ps.chain; c != nil {
+		for _, ie := range c.windows() {
+			prog.measure(b.fsys, ie.src.Path)
+		}
+	}
 	if b.opts.Loading != nil {
 		done := b.opts.Loading(lt.ps.spec.name, prog)
 		defer done()
@@ -137,6 +164,9 @@ func (b *Backend) empty(lt *lazyTable) {
 	_, _ = w.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(lt.ps.spec.name)})
 	if in, err := lt.ps.spec.createInput(); err == nil {
 		_, _ = w.CreateTable(ctx, in)
+	}
+	if c := lt.ps.chain; c != nil {
+		emptyChanges(w, c)
 	}
 }
 
@@ -231,6 +261,9 @@ func (b *Backend) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...fu
 
 // Scan streams a table not loaded yet; the DB serves the rest.
 func (b *Backend) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	if err := b.ensureChain(ctx, aws.ToString(in.TableName)); err != nil {
+		return nil, err
+	}
 	lt := b.streamed(in)
 	if lt == nil {
 		return b.DB.Scan(ctx, in, opts...)

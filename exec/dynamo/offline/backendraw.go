@@ -30,6 +30,9 @@ func (r backendRaw) Query(ctx context.Context, in *dynamodb.QueryInput, mem memo
 }
 
 func (r backendRaw) Scan(ctx context.Context, in *dynamodb.ScanInput, mem memory.Allocator, keys []string) (*rawpage.Page, error) {
+	if err := r.b.ensureChain(ctx, aws.ToString(in.TableName)); err != nil {
+		return nil, err
+	}
 	lt := r.b.streamed(in)
 	if lt == nil {
 		return r.db.Scan(ctx, in, mem, keys)

@@ -162,6 +162,23 @@ func findExport(fsys fileSystem, dir string) (string, error) {
 	if hasManifest(fsys, dir) {
 		return dir, nil
 	}
+	found := exportsBelow(fsys, dir)
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		msg := "unknown format: a directory without " + summaryFile + " or " + filesFile + "; " + formats
+		if st, err := fsys.Stat(fsys.Join(dir, "data")); err == nil && st.IsDir() {
+			msg += " (to load an export's data files without their manifests, pass each file with --data and give --key)"
+		}
+		return "", &diag.Error{Phase: diag.Load, Code: diag.CodeUnknownFormat, Pos: diag.Pos{Source: dir}, Msg: msg}
+	}
+	return "", &diag.Error{Phase: diag.Load, Code: diag.CodeUnknownFormat, Pos: diag.Pos{Source: dir}, Msg: "the directory holds " + strconv.Itoa(len(found)) + " exports (" + strings.Join(found, ", ") + "); pass one of them"}
+}
+
+// exportsBelow finds the export folders one or two levels below dir
+// (…/AWSDynamoDB/<export id>/), in name order.
+func exportsBelow(fsys fileSystem, dir string) []string {
 	var found []string
 	var walk func(d string, depth int)
 	walk = func(d string, depth int) {
@@ -183,17 +200,7 @@ func findExport(fsys fileSystem, dir string) (string, error) {
 	}
 	walk(dir, 1)
 	sort.Strings(found)
-	switch len(found) {
-	case 1:
-		return found[0], nil
-	case 0:
-		msg := "unknown format: a directory without " + summaryFile + " or " + filesFile + "; " + formats
-		if st, err := fsys.Stat(fsys.Join(dir, "data")); err == nil && st.IsDir() {
-			msg += " (to load an export's data files without their manifests, pass each file with --data and give --key)"
-		}
-		return "", &diag.Error{Phase: diag.Load, Code: diag.CodeUnknownFormat, Pos: diag.Pos{Source: dir}, Msg: msg}
-	}
-	return "", &diag.Error{Phase: diag.Load, Code: diag.CodeUnknownFormat, Pos: diag.Pos{Source: dir}, Msg: "the directory holds " + strconv.Itoa(len(found)) + " exports (" + strings.Join(found, ", ") + "); pass one of them"}
+	return found
 }
 
 func hasManifest(fsys fileSystem, dir string) bool {

@@ -118,7 +118,49 @@
 // (dataFileS3Key's part after "data/", looked up in <folder>/data/); each
 // must hold the itemCount its manifest line says, and the total the
 // summary's itemCount. The table is named by name=, else by the summary's
-// tableArn. Ion and incremental exports are refused with a clear message.
+// tableArn. Ion exports are refused with a clear message; incremental
+// exports are applied to a full export (see Incremental exports).
+//
+// # Incremental exports (time travel)
+//
+// An export whose summary says exportType INCREMENTAL_EXPORT holds the
+// changes of its window [exportFromTime, exportToTime): one record per
+// changed item, {"Metadata":{"WriteTimestampMicros":{"N":…}},"Keys":…,
+// "NewImage":…,"OldImage":…} (no NewImage: deleted; OldImage only in
+// NEW_AND_OLD_IMAGES exports). Given with a full export of the same table
+// (name= or the tableArn decides; any order of the --data flags; a folder
+// holding several exports of which some are incremental, an S3 prefix
+// copied whole, counts as one source per export), they
+// form a chain (chain.go): the windows, ordered by exportFromTime, must
+// join exactly — the first starts at the full export's exportTime, each
+// next where the one before ends (AWS documents exportFromTime as
+// inclusive and exportToTime as exclusive, and the full export as the
+// table at exportTime, so equal times are the only way to miss no write
+// and count none twice; the first window may also start at the whole
+// second of a full export's exportTime, since ExportFromTime is given in
+// seconds); a gap or an overlap is an export_chain error
+// naming the two exports, and so are incremental exports without a full
+// export of their table or of another table (tableArn). Options.AsOf
+// keeps the windows that end at or before it (the latest boundary not
+// after it; before the full export's exportTime it is an as_of error);
+// Backend.Boundaries says which boundary each table shows.
+//
+// Such a table is loaded, never streamed (overlay.go): a Scan loads it
+// first, as a Query does. The full export's items are checked as any load
+// checks them and held; the records of the windows that apply are
+// checked (key attributes and types, a write time inside the window,
+// images with the record's key, each file's itemCount), sorted by window
+// and WriteTimestampMicros, and applied per key: a NewImage puts the item,
+// no NewImage deletes it. The same pass fills <table>$changes
+// (changes.go: one row per record, keyed by export_id and seq, with the
+// operation, write_time, the keys and new_/old_ attributes), which memdb
+// accepts as a Loader's derived table name. The records are read first and
+// held decoded (they are few next to the table), and of the export's items
+// only those of changed keys are held; the rest are stored as they come.
+// Measured on the shared 2-core machine: a 200,000-item accounts export
+// with three windows of 20,000 records each (genexport) loads in 4–12 s
+// depending on the machine's load, with a peak live heap of about 500 MB
+// (the plain export alone: 230 MB resident).
 //
 // A Workbench model (Export data model) gives table names, key attributes
 // (S, N or B), GlobalSecondaryIndexes with their projections and the items

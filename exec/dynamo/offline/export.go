@@ -21,6 +21,12 @@ type exportSummary struct {
 	ItemCount          *int64 `json:"itemCount"`
 	OutputFormat       string `json:"outputFormat"`
 	ExportType         string `json:"exportType"`
+	// A full export's point in time; an incremental export's window
+	// [ExportFromTime, ExportToTime) and view type.
+	ExportTime     string `json:"exportTime"`
+	ExportFromTime string `json:"exportFromTime"`
+	ExportToTime   string `json:"exportToTime"`
+	OutputView     string `json:"outputView"`
 }
 
 // exportFile is one line of manifest-files.json.
@@ -33,13 +39,19 @@ type exportFile struct {
 // loadExport loads a DynamoDB export to S3 laid out locally in dir:
 // manifest-summary.json (optional), manifest-files.json and the data files
 // it lists (data/*.json.gz, DYNAMODB_JSON lines {"Item": {…}}).
-func (l *loader) loadExport(src Source, dir string, keys []keyAttr) error {
+func (l *loader) loadExport(src Source, dir string, keys []keyAttr, c *chain) error {
 	ps, err := l.planExport(src, dir, keys)
 	if err != nil {
 		return err
 	}
 	if err := l.claim(ps.spec.name, src.Path); err != nil {
 		return err
+	}
+	if c != nil {
+		if err := l.claimChanges(c); err != nil {
+			return err
+		}
+		ps.chain = c
 	}
 	s := l.sink(ps.spec)
 	if err := l.run(ps, s); err != nil {

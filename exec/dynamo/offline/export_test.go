@@ -163,8 +163,8 @@ func TestExportErrors(t *testing.T) {
 		}, diag.CodeTruncated, "EXP/data/nv3i3gsvmu3zfmfsjcqyhdx4yq.json.gz: truncated gzip data after line 2 (the file ends before the end of the compressed stream; was it copied completely?)"},
 		{"Ion export", usersExport, map[string]any{"outputFormat": "ION"}, pkSK, nil, diag.CodeUnknownFormat,
 			"EXP/manifest-summary.json: an export in Amazon Ion format; ddbsql reads exports in DYNAMODB_JSON format"},
-		{"incremental export", usersExport, map[string]any{"exportType": "INCREMENTAL_EXPORT"}, pkSK, nil, diag.CodeUnknownFormat,
-			"EXP/manifest-summary.json: an incremental export holds changes, not a table's items; load a full export"},
+		{"incremental export", usersExport, map[string]any{"exportType": "INCREMENTAL_EXPORT"}, pkSK, nil, diag.CodeExportChain,
+			"EXP: an incremental export of table Users holds only the changes of its window: give the full export it follows too, before it: --data Users=FULL_EXPORT/ --data Users=EXP (export one with ExportTableToPointInTime, ExportType FULL_EXPORT; a name= must be the same on the full export and each incremental export)"},
 		{"bad manifest line", usersExport, map[string]any{}, pkSK, func(dir string) {
 			p := filepath.Join(dir, "manifest-files.json")
 			data, _ := os.ReadFile(p)

@@ -3,6 +3,7 @@ package offline
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -54,8 +55,12 @@ func load(ctx context.Context, db *memdb.DB, fsys fileSystem, sources []Source, 
 			l.rollback()
 		}
 	}()
-	for _, src := range sources {
-		if err := l.source(src); err != nil {
+	rest, chains, err := l.chains(sources, time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	for i, src := range rest {
+		if err := l.source(src, chains[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -63,7 +68,7 @@ func load(ctx context.Context, db *memdb.DB, fsys fileSystem, sources []Source, 
 	return l.loaded, nil
 }
 
-func (l *loader) source(src Source) error {
+func (l *loader) source(src Source, c *chain) error {
 	if err := l.ctx.Err(); err != nil {
 		return err
 	}
@@ -77,7 +82,7 @@ func (l *loader) source(src Source) error {
 	}
 	switch k {
 	case kindExport:
-		return l.loadExport(src, p, keys)
+		return l.loadExport(src, p, keys, c)
 	case kindWorkbench:
 		return l.loadWorkbench(src, keys)
 	}

@@ -3,6 +3,7 @@ package offline
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/memdb"
 	"github.com/ddbsql/ddbsql/parser/diag"
@@ -17,6 +18,9 @@ type Options struct {
 	// Reword, when set, rewords a load error (met by a load or by a
 	// streamed Scan) as the command line names its arguments.
 	Reword func(error) error
+	// AsOf, when set, shows each table that has incremental exports as
+	// of the latest window boundary at or before it (see Boundaries).
+	AsOf time.Time
 }
 
 // Open prepares sources in db for reading: the table of an export or of a
@@ -36,13 +40,21 @@ func open(ctx context.Context, db *memdb.DB, fsys fileSystem, sources []Source, 
 			l.rollback()
 		}
 	}()
-	for _, src := range sources {
-		lt, err := l.prepare(src)
+	rest, chains, err := l.chains(sources, opts.AsOf)
+	if err != nil {
+		return nil, b.reword(err)
+	}
+	for i, src := range rest {
+		lt, err := l.prepare(src, chains[i])
 		if err != nil {
 			return nil, b.reword(err)
 		}
 		if lt != nil {
 			b.lazy[lt.ps.spec.name] = lt
+			if c := lt.ps.chain; c != nil {
+				b.lazy[c.changes.name] = lt // loaded by the same pass
+				b.boundaries = append(b.boundaries, c.boundary())
+			}
 		}
 	}
 	db.Freeze()
@@ -51,7 +63,7 @@ func open(ctx context.Context, db *memdb.DB, fsys fileSystem, sources []Source, 
 
 // prepare creates the table of an export or a file of items, empty, and
 // returns how to read it; a Workbench model it loads (nil, nil).
-func (l *loader) prepare(src Source) (*lazyTable, error) {
+func (l *loader) prepare(src Source, c *chain) (*lazyTable, error) {
 	if err := l.ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -69,6 +81,9 @@ func (l *loader) prepare(src Source) (*lazyTable, error) {
 		return nil, l.loadWorkbench(src, keys)
 	case kindExport:
 		ps, err = l.planExport(src, p, keys)
+		if ps != nil {
+			ps.chain = c
+		}
 	default:
 		ps, err = l.planItems(src, k, keys)
 	}
@@ -91,6 +106,11 @@ func (l *loader) prepare(src Source) (*lazyTable, error) {
 	}
 	if err := s.finish(); err != nil { // creates the table; nothing is queued
 		return nil, err
+	}
+	if c != nil {
+		if err := l.createChanges(c); err != nil {
+			return nil, err
+		}
 	}
 	return &lazyTable{ps: ps, typeFrom: append([]pos(nil), s.typeFrom...)}, nil
 }

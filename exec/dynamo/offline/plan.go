@@ -12,11 +12,17 @@ type plannedSource struct {
 	summaryPath string
 	sum         exportSummary
 	files       []exportFile
+	// chain, for a full export with incremental exports after it: they
+	// are applied as it loads (overlay.go); such a table is never streamed.
+	chain *chain
 }
 
 // run adds every item of ps to s, in file order, with the checks of the
 // source's kind (an export's item counts).
 func (l *loader) run(ps *plannedSource, s *sink) error {
+	if ps.chain != nil {
+		return l.runChain(ps, s)
+	}
 	if ps.kind == kindExport {
 		return l.runExport(ps, s)
 	}
@@ -27,8 +33,8 @@ func (l *loader) run(ps *plannedSource, s *sink) error {
 // (the summary's itemCount, else the sum of its data files' counts), or
 // nil when they do not say (or the source is a file of items).
 func (ps *plannedSource) itemCount() *int64 {
-	if ps.kind != kindExport {
-		return nil
+	if ps.kind != kindExport || ps.chain != nil {
+		return nil // a chain's count is known once its changes are applied
 	}
 	if ps.sum.ItemCount != nil {
 		return ps.sum.ItemCount

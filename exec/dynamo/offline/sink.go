@@ -40,6 +40,9 @@ type sink struct {
 	// out, when set, takes each batch of checked items (with where they
 	// are) instead of memdb (ReadItems).
 	out func([][]memdb.NamedValue, []pos) error
+	// collect, when set, takes each checked item instead of storing it
+	// (a full export that incremental exports are applied to).
+	collect func([]memdb.NamedValue, pos) error
 
 	seed1, seed2 maphash.Seed
 	seen         map[[2]uint64]seenAt
@@ -99,6 +102,14 @@ func (s *sink) add(item []memdb.NamedValue, p pos) error {
 	if err := s.checkDuplicate(item, p); err != nil {
 		return err
 	}
+	if s.collect != nil {
+		return s.collect(item, p)
+	}
+	return s.store(item, p)
+}
+
+// store queues a checked item for writing.
+func (s *sink) store(item []memdb.NamedValue, p pos) error {
 	s.batch = append(s.batch, item)
 	s.bpos = append(s.bpos, p)
 	s.count++
