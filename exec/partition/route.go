@@ -199,11 +199,18 @@ func (w *Writer) rowsOf(data arrow.RecordBatch, rows []int64, all bool) (arrow.R
 	idx := b.NewArray()
 	defer idx.Release()
 	ctx := compute.WithAllocator(context.Background(), mem)
-	out, err := compute.Take(ctx, *compute.DefaultTakeOptions(), compute.NewDatum(data), compute.NewDatum(idx))
+	// A datum holds a reference to what it wraps, released with it.
+	values, indices := compute.NewDatum(data), compute.NewDatum(idx)
+	defer values.Release()
+	defer indices.Release()
+	out, err := compute.Take(ctx, *compute.DefaultTakeOptions(), values, indices)
 	if err != nil {
 		return nil, &diag.Error{Phase: diag.Execute, Code: diag.CodeInternal, Msg: fmt.Sprintf("partition: cannot gather a partition's rows: %v", err), Cause: err}
 	}
-	return out.(*compute.RecordDatum).Value, nil
+	defer out.Release()
+	rec := out.(*compute.RecordDatum).Value
+	rec.Retain()
+	return rec, nil
 }
 
 // dropAbsent drops, from a SELECT * batch, the attributes none of its
