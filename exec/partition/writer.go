@@ -309,6 +309,11 @@ func (w *Writer) checkpoint(complete bool) error {
 	}
 	st := *w.opt.State
 	st.Files = append(slices.Clone(w.files), w.done...)
+	if complete {
+		if err := w.harmonize(st.Files); err != nil {
+			return err
+		}
+	}
 	st.Rows = w.rows
 	st.RowsSHA256 = w.sum()
 	st.Units++
