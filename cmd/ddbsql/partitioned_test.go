@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/partition"
 	"github.com/ddbsql/ddbsql/parser/diag"
 )
@@ -544,4 +545,51 @@ func readItemsText(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestPartitionedLiveTable: the same export over a live table (a Scan on
+// dynalite): the layout equals the rows printed as ndjson, and a run
+// stopped after two units and run again equals an uninterrupted one, byte
+// for byte.
+func TestPartitionedLiveTable(t *testing.T) {
+	endpoint := dynalitetest.Endpoint(t)
+	table := dynalitetest.Prefix(t) + "parts"
+	createItemsTable(t, dynalitetest.Client(t), table, partItems(180))
+	sql := "SELECT * FROM `" + table + "`"
+	live := func(args ...string) result {
+		return invoke(append([]string{"--endpoint-url", endpoint, "--allow-scan"}, args...), "")
+	}
+	r := live("--format", "ndjson", "-e", sql)
+	if r.code != 0 {
+		t.Fatalf("ndjson: %s", r.err)
+	}
+	want := ndjsonRows(t, r.out)
+	if len(want) != 180 {
+		t.Fatalf("%d rows", len(want))
+	}
+	exportUnitRows = 50
+	t.Cleanup(func() { exportUnitRows = 0 })
+	whole := filepath.Join(t.TempDir(), "whole")
+	if r := live("--format", "parquet", "-o", whole, "--partition-by", "cat", "-e", sql); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.err)
+	}
+	checkLayout(t, readLayout(t, whole, []string{"cat"}), want, "id", []string{"cat"})
+
+	dir := filepath.Join(t.TempDir(), "resumed")
+	stopAfter(t, 2)
+	if r := live("--format", "parquet", "-o", dir, "--partition-by", "cat", "-e", sql); r.code != exitError {
+		t.Fatalf("stopped run: exit %d: %s", r.code, r.err)
+	}
+	exportCheckpointed = nil
+	if r := live("--format", "parquet", "-o", dir, "--partition-by", "cat", "-e", sql); r.code != 0 || !strings.Contains(r.err, "100 rows in") {
+		t.Fatalf("resumed run: exit %d: %s", r.code, r.err)
+	}
+	sameLayout(t, layoutBytes(t, dir), layoutBytes(t, whole))
+	// The source is part of the command: the same statement over --data
+	// is another export.
+	items := writeItemsFile(t, partItems(10))
+	r = invoke([]string{"--data", table + "=" + items, "--key", "id", "--allow-scan", "--format", "parquet", "-o", dir, "--partition-by", "cat", "-e", sql}, "")
+	if r.code != exitUsage || !strings.Contains(r.err, "the source was --endpoint-url") {
+		t.Errorf("other source: exit %d: %s", r.code, r.err)
+	}
 }
