@@ -22,6 +22,12 @@
 // and DuckDB's hive_partitioning take them from the path). With SELECT *
 // a file holds the attributes its own rows have.
 //
+// One schema. Each file is written with the types its own rows need;
+// once every unit is written, the files whose schema differs from the
+// layout's (harmonize.go: every column of any file, decimals at the
+// largest scale or text, mixed types as text) are rewritten to it, so
+// one table definition reads every file.
+//
 // Bounded memory. At most Options.MaxOpen (32) partitions have a file
 // open; opening one more finishes the least recently used (its file is
 // complete; that partition's later rows go to its next part file). An
