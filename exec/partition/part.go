@@ -8,16 +8,36 @@ import (
 	"github.com/ddbsql/ddbsql/exec/format"
 )
 
-// part is the file of one partition being written: a temporary name
+// part is the file of one partition being written: its rows spool in
+// the Parquet writer until finish writes the file, under a temporary name
 // (.part-NNNNN.parquet.tmp, which no *.parquet glob matches and Hive
 // readers skip for its leading dot) until finish renames it.
 type part struct {
 	key  string // the partition's directory, relative, with /
 	rel  string // the final file, relative, with /
 	tmp  string // the temporary file's path
-	file *os.File
+	file *lazyFile
 	w    format.Writer
 	rows int64
+}
+
+// lazyFile creates its file at the first write: the Parquet writer
+// writes only when its file is finished, so an open partition holds no
+// descriptor but its spool's.
+type lazyFile struct {
+	path string
+	f    *os.File
+}
+
+func (l *lazyFile) Write(p []byte) (int, error) {
+	if l.f == nil {
+		f, err := os.OpenFile(l.path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666)
+		if err != nil {
+			return 0, ioError(l.path, "cannot create a Parquet file", err)
+		}
+		l.f = f
+	}
+	return l.f.Write(p)
 }
 
 // partFor is the open file of a partition, opened (after finishing the
@@ -55,12 +75,8 @@ func openPart(dir, key string, n int, opt format.Options, h format.Header) (*par
 		return nil, ioError(sub, "cannot create the partition directory", err)
 	}
 	p := &part{key: key, rel: key + "/" + name, tmp: filepath.Join(sub, "."+name+".tmp")}
-	f, err := os.OpenFile(p.tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666)
-	if err != nil {
-		return nil, ioError(p.tmp, "cannot create a Parquet file", err)
-	}
-	p.file = f
-	pw, err := format.New("parquet", f, opt)
+	p.file = &lazyFile{path: p.tmp}
+	pw, err := format.New("parquet", p.file, opt)
 	if err == nil {
 		p.w = pw
 		err = pw.Begin(h)
@@ -75,13 +91,17 @@ func openPart(dir, key string, n int, opt format.Options, h format.Header) (*par
 // finish writes the file and renames it into place.
 func (p *part) finish(dir string) (File, error) {
 	err := p.w.End()
+	if err == nil && p.file.f == nil {
+		_, err = p.file.Write(nil) // nothing written: still a file to rename
+	}
+	f := p.file.f
 	if err == nil {
-		err = p.file.Sync()
+		err = f.Sync()
 	}
 	var size int64
 	if err == nil {
 		var st os.FileInfo
-		if st, err = p.file.Stat(); err == nil {
+		if st, err = f.Stat(); err == nil {
 			size = st.Size()
 		}
 	}
@@ -89,7 +109,8 @@ func (p *part) finish(dir string) (File, error) {
 		p.abort()
 		return File{}, err
 	}
-	if err := p.file.Close(); err != nil {
+	p.file.f = nil
+	if err := f.Close(); err != nil {
 		os.Remove(p.tmp)
 		return File{}, ioError(p.tmp, "cannot write a Parquet file", err)
 	}
@@ -106,11 +127,11 @@ func (p *part) abort() {
 	if p.w != nil {
 		p.w.Abort()
 	}
-	if p.file != nil {
-		p.file.Close()
-		p.file = nil
+	if p.file != nil && p.file.f != nil {
+		p.file.f.Close()
+		p.file.f = nil
+		os.Remove(p.tmp)
 	}
-	os.Remove(p.tmp)
 }
 
 // removeFile removes a finished file that the state does not list yet.

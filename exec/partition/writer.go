@@ -16,8 +16,9 @@ import (
 
 // Defaults of Options' zero values.
 const (
-	// DefaultMaxOpen bounds the partitions whose files are open at once.
-	DefaultMaxOpen = 32
+	// DefaultMaxOpen bounds the partitions whose files are open at once:
+	// each holds a spool file's descriptor and its 64 KiB buffer.
+	DefaultMaxOpen = 128
 	// DefaultUnitRows and DefaultUnitBytes end a unit of the result: after
 	// this many rows, or this many bytes of Arrow data, whichever comes
 	// first, every open file is finished and the state file records them.
