@@ -260,9 +260,6 @@ func rewrite(path string, target *arrow.Schema, mem memory.Allocator) (int64, st
 	done = true
 	st, err := os.Stat(tmp)
 	if err == nil {
-		err = syncFile(tmp)
-	}
-	if err == nil {
 		err = os.Rename(tmp, path)
 	}
 	if err != nil {

@@ -95,9 +95,6 @@ func (p *part) finish(dir string) (File, error) {
 		_, err = p.file.Write(nil) // nothing written: still a file to rename
 	}
 	f := p.file.f
-	if err == nil {
-		err = f.Sync()
-	}
 	var size int64
 	if err == nil {
 		var st os.FileInfo

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -310,10 +311,19 @@ func (w *Writer) checkpoint(complete bool) error {
 	}
 	st := *w.opt.State
 	st.Files = append(slices.Clone(w.files), w.done...)
+	synced := w.done
 	if complete {
 		if err := w.harmonize(st.Files); err != nil {
 			return err
 		}
+		synced = st.Files // harmonize may have rewritten any of them
+	}
+	paths := make([]string, len(synced))
+	for i, f := range synced {
+		paths[i] = filepath.Join(w.opt.Dir, filepath.FromSlash(f.Path))
+	}
+	if err := syncLayout(w.opt.Dir, paths); err != nil {
+		return ioError(w.opt.Dir, "cannot make the export's files durable", err)
 	}
 	st.Rows = w.rows
 	st.RowsSHA256 = w.sum()
