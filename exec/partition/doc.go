@@ -28,7 +28,7 @@
 // largest scale or text, mixed types as text) are rewritten to it, so
 // one table definition reads every file.
 //
-// Bounded memory. At most Options.MaxOpen (32) partitions have a file
+// Bounded memory. At most Options.MaxOpen (128) partitions have a file
 // open; opening one more finishes the least recently used (its file is
 // complete; that partition's later rows go to its next part file). An
 // open file's rows are in the Parquet writer's spool on disk, not in
@@ -39,7 +39,9 @@
 // Units and resuming. The result is cut into units of Options.UnitRows
 // rows (1 Mi) or UnitBytes (1 GiB of Arrow data), whichever is reached
 // first. At the end of a unit every open file is finished (written under
-// a temporary name, .part-NNNNN.parquet.tmp, synced, renamed) and the
+// a temporary name, .part-NNNNN.parquet.tmp, and renamed; the file is
+// created only then, so an open partition holds one descriptor, its
+// spool's), the unit's files are synced (one syncfs on Linux), and the
 // state file is replaced atomically (written, synced, renamed) with the
 // files written so far, the rows they hold and the SHA-256 of those rows
 // as ndjson text. A run of the same command (Command: statement, source,
