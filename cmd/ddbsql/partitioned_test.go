@@ -17,6 +17,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
 	"github.com/ddbsql/ddbsql/exec/partition"
+	"github.com/ddbsql/ddbsql/internal/exportgen"
 	"github.com/ddbsql/ddbsql/parser/diag"
 )
 
@@ -591,5 +592,32 @@ func TestPartitionedLiveTable(t *testing.T) {
 	r = invoke([]string{"--data", table + "=" + items, "--key", "id", "--allow-scan", "--format", "parquet", "-o", dir, "--partition-by", "cat", "-e", sql}, "")
 	if r.code != exitUsage || !strings.Contains(r.err, "the source was --endpoint-url") {
 		t.Errorf("other source: exit %d: %s", r.code, r.err)
+	}
+}
+
+// TestPartitionedExport: a DynamoDB export (exportgen's orders, several
+// data files) to a layout by status and currency equals the rows printed
+// as ndjson, with the export's documents, sets and numbers.
+func TestPartitionedExport(t *testing.T) {
+	exp := t.TempDir()
+	if _, err := exportgen.Write(exp, exportgen.Options{Items: 3000, Files: 3, Seed: 16}); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--data", "orders=" + exp, "--key", "PK,SK", "--allow-scan"}
+	const sql = "SELECT * FROM orders"
+	r := invoke(append(base, "--format", "ndjson", "-e", sql), "")
+	if r.code != 0 {
+		t.Fatalf("ndjson: %s", r.err)
+	}
+	want := ndjsonRows(t, r.out)
+	dir := filepath.Join(t.TempDir(), "orders")
+	if r := invoke(append(base, "--format", "parquet", "-o", dir, "--partition-by", "status,currency", "-e", sql), ""); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.err)
+	}
+	cols := []string{"status", "currency"}
+	files := readLayout(t, dir, cols)
+	checkLayout(t, files, want, "SK", cols)
+	if len(files) != 15 { // 5 statuses × 3 currencies
+		t.Errorf("%d files, want 15", len(files))
 	}
 }
