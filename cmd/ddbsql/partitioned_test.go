@@ -43,7 +43,7 @@ func hiveUnescape(t *testing.T, s string) string {
 	t.Helper()
 	var b []byte
 	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s)+0 && i+2 <= len(s)-1 {
+		if s[i] == '%' && i+2 < len(s) {
 			v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
 			if err != nil {
 				t.Fatalf("bad escape in %q", s)
@@ -379,9 +379,13 @@ func TestPartitionedOtherCommand(t *testing.T) {
 		t.Fatal(r.err)
 	}
 	before := readState(t, dir)
+	if got := strings.Join(before.Command.Flags, " "); got != "--format parquet --partition-by grp" {
+		t.Errorf("the state's flags: %s", got)
+	}
 	for _, args := range [][]string{
 		{"--partition-by", "grp", "-e", "SELECT id, grp, n FROM tbl"},
 		{"--partition-by", "cat", "-e", "SELECT * FROM tbl"},
+		{"--partition-by", "grp", "--segments", "2", "-e", "SELECT * FROM tbl"},
 	} {
 		r := partRun(t, items, append([]string{"--format", "parquet", "-o", dir}, args...)...)
 		if r.code != exitUsage || !strings.Contains(r.err, "holds a partitioned export of another command") || r.errorCode() != diag.CodeInvalid {
