@@ -2,7 +2,6 @@
 
 package partition
 
-
 // syncLayout makes the files written since the last unit durable before
 // the state lists them: an fsync of each, then of the directory.
 func syncLayout(dir string, paths []string) error {
