@@ -10,12 +10,17 @@ import (
 // EXPLAIN and DESCRIBE into an empty OtherRead and drops the table of
 // SHOW INDEX FROM t.
 
-// explain parses EXPLAIN [ANALYZE] <select> and EXPLAIN t (MySQL's synonym
-// for DESCRIBE t).
+// explain parses EXPLAIN [ANALYZE] <select>, EXPLAIN ATHENA|DUCKDB
+// <select> and EXPLAIN t (MySQL's synonym for DESCRIBE t).
 func (s *stmt) explain() (Statement, *diag.Error) {
-	i, analyze := 1, false
-	if s.word(i) == "analyze" {
+	i, analyze, dialect := 1, false, ""
+	switch w := s.word(i); {
+	case w == "analyze":
 		i, analyze = 2, true
+	case (w == DialectAthena || w == DialectDuckDB) && isSelectStart(s, 2):
+		// Only before a SELECT: EXPLAIN athena alone describes a table of
+		// that name.
+		i, dialect = 2, w
 	}
 	if i >= len(s.sig) {
 		return nil, s.missing("EXPLAIN needs a SELECT statement")
@@ -25,7 +30,7 @@ func (s *stmt) explain() (Statement, *diag.Error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Explain{Analyze: analyze, Stmt: sel, Loc: s.span(0)}, nil
+		return &Explain{Analyze: analyze, Dialect: dialect, Stmt: sel, Loc: s.span(0)}, nil
 	}
 	if err := s.notExplainable(i); err != nil {
 		return nil, err

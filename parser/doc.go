@@ -105,4 +105,7 @@
 //     error, as are WITH RECURSIVE, FULL OUTER JOIN, set
 //     operators or WITH inside a subquery of WHERE or the select list, and
 //     query parameters.
+//   - EXPLAIN ATHENA <select> and EXPLAIN DUCKDB <select> are an Explain
+//     with Dialect set (commands.go); the dialect word counts only before
+//     a SELECT, so EXPLAIN athena still describes a table named athena.
 package parser

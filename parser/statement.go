@@ -46,12 +46,23 @@ type Select struct {
 	Derived []CTE
 }
 
-// Explain is EXPLAIN [ANALYZE] <select> (also DESCRIBE/DESC <select>).
+// Explain is EXPLAIN [ANALYZE] <select> (also DESCRIBE/DESC <select>), or
+// EXPLAIN ATHENA|DUCKDB <select>, which asks for the statement rewritten
+// for that engine over the table's export (Dialect set, Analyze false).
 type Explain struct {
 	Analyze bool
+	// Dialect is "" for ddbsql's own plan, else DialectAthena or
+	// DialectDuckDB.
+	Dialect string
 	Stmt    *Select
 	Loc     Span
 }
+
+// The engines EXPLAIN can rewrite a SELECT for.
+const (
+	DialectAthena = "athena"
+	DialectDuckDB = "duckdb"
+)
 
 // ShowTables is SHOW TABLES.
 type ShowTables struct{ Loc Span }

@@ -76,6 +76,29 @@ func TestExplain(t *testing.T) {
 	}
 }
 
+// TestExplainDialect checks EXPLAIN ATHENA and EXPLAIN DUCKDB, and that
+// the words stay table names where no SELECT follows.
+func TestExplainDialect(t *testing.T) {
+	for in, want := range map[string]string{
+		"EXPLAIN ATHENA SELECT a FROM t":                        DialectAthena,
+		"explain duckdb\n WITH x AS (SELECT 1) SELECT * FROM x": DialectDuckDB,
+		"EXPLAIN DuckDB (SELECT a FROM t)":                      DialectDuckDB,
+		"EXPLAIN SELECT a FROM athena":                          "",
+	} {
+		ex := mustExplain(t, in)
+		if ex.Dialect != want || ex.Analyze || ex.Stmt == nil {
+			t.Errorf("%q: dialect %q analyze %v, want dialect %q", in, ex.Dialect, ex.Analyze, want)
+		}
+	}
+	st, err := ParseOne("EXPLAIN athena")
+	if d, ok := st.(*Describe); err != nil || !ok || d.Table != "athena" {
+		t.Errorf("EXPLAIN athena = %#v, %v; want DESCRIBE of the table athena", st, err)
+	}
+	if _, err := ParseOne("EXPLAIN ATHENA DESCRIBE t"); err == nil {
+		t.Errorf("EXPLAIN ATHENA DESCRIBE t parsed")
+	}
+}
+
 func mustExplain(t *testing.T, in string) *Explain {
 	t.Helper()
 	st, err := ParseOne(in)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test command (`make test`): installs the pinned dynalite, starts it on a
+# The test command (`make test`): installs the pinned dynalite and DuckDB
+# (testdata/peers, used by tests through internal/duckdbtest), starts dynalite on a
 # free loopback port, checks formatting and vet, runs the Go tests with the
 # race detector against it, and always stops the server.
 #
@@ -25,7 +26,7 @@ die() {
 
 for tool in go node npm; do
 	command -v "$tool" >/dev/null 2>&1 ||
-		die "'$tool' not found on PATH; the tests need Go, Node.js (>= 20) and npm to run dynalite"
+		die "'$tool' not found on PATH; the tests need Go, Node.js (>= 20) and npm to run dynalite and DuckDB"
 done
 
 # go test -race needs cgo and so a C compiler (Go turns cgo off by itself when
@@ -45,6 +46,20 @@ if [[ ! -f "$dyn_dir/node_modules/dynalite/package.json" || ! -f "$stamp" || "$(
 	echo "scripts/test.sh: installing dynalite (npm ci)" >&2
 	npm ci --prefix "$dyn_dir" --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null ||
 		die "npm ci in $dyn_dir failed"
+	printf '%s' "$want_stamp" >"$stamp"
+fi
+
+# --- install DuckDB (test-only peer; skipped when node_modules matches) ------
+# internal/duckdbtest runs DuckDB through its Node API. Its native binding is
+# a prebuilt optional dependency (@duckdb/node-bindings-<platform>), so no
+# install script needs to run here either.
+peers_dir="testdata/peers"
+stamp="$peers_dir/node_modules/.ddbsql-installed"
+want_stamp="$(cat "$peers_dir/package.json" "$peers_dir/package-lock.json"; node --version)"
+if [[ ! -f "$peers_dir/node_modules/@duckdb/node-api/package.json" || ! -f "$stamp" || "$(cat "$stamp")" != "$want_stamp" ]]; then
+	echo "scripts/test.sh: installing DuckDB's Node API (npm ci)" >&2
+	npm ci --prefix "$peers_dir" --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null ||
+		die "npm ci in $peers_dir failed"
 	printf '%s' "$want_stamp" >"$stamp"
 fi
 

@@ -28,7 +28,10 @@
 // bad usage), which scripts treat as if they began with \o FILE. Both are
 // format.Destinations, so a parquet or arrow result is alone in its file,
 // and a file's is renamed into place only when complete. --format parquet
-// or arrow without -o while stdout is a terminal is bad usage.
+// or arrow without -o while stdout is a terminal is bad usage. With
+// --partition-by, --output is a directory instead (partitioned.go): it is
+// readied (created, or continued from its state file) before anything is
+// read, and the session writes the result through exec/partition.
 //
 // The README is part of the contract: readme_test.go runs every statement of
 // its sql blocks and every demo command line of its sh blocks on --demo

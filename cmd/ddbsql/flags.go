@@ -37,7 +37,9 @@ type config struct {
 	region      string
 	profile     string
 	format      string
-	output      string // -o, --output
+	output      string             // -o, --output
+	partitionBy []string           // --partition-by: --output is a directory
+	export      *partitionedExport // set by execute for a --partition-by run
 	stats       string
 	allowScan   bool
 	consistent  bool
@@ -79,6 +81,7 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.format, "format", "table", "output format: `"+strings.Join(format.Names(), "|")+"`")
 	fs.StringVar(&cfg.output, "output", "", "write results to `FILE` (created or truncated) instead of stdout; a parquet or arrow file holds one result, renamed into place once complete")
 	fs.StringVar(&cfg.output, "o", "", "write results to `FILE`")
+	fs.Var(partitionFlag{&cfg.partitionBy}, "partition-by", "write the result as Hive-style partitioned Parquet files under --output DIR, one directory level per column (`COL[,COL]`; needs --format parquet); a stopped run continues when run again")
 	fs.StringVar(&cfg.stats, "stats", "", "statement statistics on stderr: `off|text|json` (default: text in the REPL, off otherwise)")
 	fs.BoolVar(&cfg.allowScan, "allow-scan", false, "allow statements that read a whole table or index with Scan")
 	fs.BoolVar(&cfg.consistent, "consistent", false, "use strongly consistent reads (not possible on global secondary indexes)")
@@ -256,6 +259,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, bool) {
 		return nil, exitUsage, false
 	}
 	if err := cfg.data.checkKeys(); len(cfg.load.sources) == 0 && err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return nil, exitUsage, false
+	}
+	if err := checkPartitioned(cfg); err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return nil, exitUsage, false
 	}

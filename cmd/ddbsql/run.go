@@ -96,6 +96,19 @@ func execute(ctx context.Context, args []string, st streams) (int, error) {
 		fmt.Fprintf(st.err, "error: --format %s writes a binary file, which is not shown on a terminal\nhint: write it to a file with -o FILE (or redirect stdout)\n", strings.ToLower(cfg.format))
 		return exitUsage, nil
 	}
+	if len(cfg.partitionBy) > 0 {
+		if toREPL {
+			return exitUsage, replPartitionError
+		}
+		export, err := preparePartitioned(cfg, script, st.err)
+		if err != nil {
+			return exitUsage, err
+		}
+		if export.state.Complete {
+			return exitOK, nil
+		}
+		cfg.export = export
+	}
 	output, code, ok := openOutput(cfg, st)
 	if !ok {
 		return code, nil
@@ -169,7 +182,7 @@ func readScript(ctx context.Context, cfg *config, st streams) ([]repl.Script, in
 // openOutput creates or truncates the -o FILE (nil without -o) before any
 // statement runs, so that a file that cannot be written is a usage error.
 func openOutput(cfg *config, st streams) (*format.Destination, int, bool) {
-	if cfg.output == "" {
+	if cfg.output == "" || cfg.export != nil { // a partitioned export's --output is its directory
 		return nil, exitOK, true
 	}
 	d, err := format.CreateDestination(cfg.output)
@@ -258,6 +271,9 @@ func connect(ctx context.Context, cfg *config, st streams, eager bool) (*session
 		MemoryLimit: cfg.memoryLimit, TempDir: cfg.tempDir, SteerCollector: true, TableNotes: tableNotes}
 	if cfg.stats != "" {
 		sc.Stats = session.StatsMode(cfg.stats)
+	}
+	if cfg.export != nil {
+		cfg.export.partitionedConfig(&sc)
 	}
 	if st.progress != nil {
 		sc.Progress, sc.OutRedirected = st.progress, st.outRedirected || cfg.output != ""

@@ -9,7 +9,8 @@
 // --read-price, --concurrency, --memory-limit, --temp-dir, the progress
 // line, the fast read path) and
 // what an embedding caller provides (the allocator, the ConfirmScan
-// question); DefaultConfig is a session without flags. What the REPL
+// question, a ResultWriter that replaces the format's writer, as a
+// partitioned export's exec/partition.Writer does); DefaultConfig is a session without flags. What the REPL
 // changes between statements goes through named setters (settings.go):
 // SetFormat, SetExpanded, SetStats, SetPlanOptions, SetConcurrency,
 // SetMemoryLimit,

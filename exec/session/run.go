@@ -85,7 +85,7 @@ func (s *Session) runSelect(ctx context.Context, sel *parser.Select) error {
 	}
 	stopProgress := s.startProgress(stats, p)
 	defer stopProgress()
-	w, err := format.New(s.cfg.Format, s.progressOut(stopProgress), s.writerOptions())
+	w, err := s.newWriter(s.progressOut(stopProgress))
 	if err != nil {
 		op.Close()
 		return err
@@ -272,6 +272,15 @@ func drain(ctx context.Context, op engine.Operator, stats *engine.Stats) error {
 	}
 }
 
+// newWriter is the writer of one result: Config.ResultWriter's, or the
+// format's writing to out.
+func (s *Session) newWriter(out io.Writer) (format.Writer, error) {
+	if s.cfg.ResultWriter != nil {
+		return s.cfg.ResultWriter(s.writerOptions())
+	}
+	return format.New(s.cfg.Format, out, s.writerOptions())
+}
+
 // writerOptions are the writers' options, with the session's allocator.
 func (s *Session) writerOptions() format.Options {
 	opt := s.cfg.FormatOptions
@@ -296,7 +305,7 @@ func (s *Session) textOnly(what string) error {
 // writeRows sends a small, fully built result through the chosen format.
 func (s *Session) writeRows(columns []string, rec arrow.RecordBatch) error {
 	defer rec.Release()
-	w, err := format.New(s.cfg.Format, s.out, s.writerOptions())
+	w, err := s.newWriter(s.out)
 	if err != nil {
 		return err
 	}

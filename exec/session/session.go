@@ -125,6 +125,10 @@ type Config struct {
 	// the options do not allow (the REPL asks the user); true plans it again
 	// with Scans allowed, for this statement only.
 	ConfirmScan func(ctx context.Context, scan planner.ScanEstimate) bool
+	// ResultWriter, when set, makes the writer of every result in place
+	// of the Format's (a partitioned Parquet export writes a directory,
+	// not a stream); it is given the writer options the session would use.
+	ResultWriter func(opt format.Options) (format.Writer, error)
 }
 
 // DefaultConfig is the configuration of a session made without flags:

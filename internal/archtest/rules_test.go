@@ -28,6 +28,7 @@ var testOnly = []string{
 	"exec/replay",              // the in-process endpoint benchmarks read from
 	"exec/memtest",             // the poisoning allocator
 	"exec/difftest",            // the differential tests (no non-test code)
+	"internal/duckdbtest",      // runs SQL in DuckDB (Node.js child process)
 	"internal/archtest",        // this check (no non-test code)
 }
 
