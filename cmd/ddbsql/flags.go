@@ -52,6 +52,7 @@ type config struct {
 	readPrice   float64
 	demo        bool
 	data        dataFlags
+	export      exportFlags // EXPLAIN ATHENA / DUCKDB
 	version     bool
 	help        bool
 	noColor     bool
@@ -94,6 +95,9 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.demo, "demo", false, "open the built-in demo tables in an in-process DynamoDB (no AWS account needed)")
 	fs.Var(dataFlag{&cfg.data}, "data", "load a DynamoDB export folder, a file of DynamoDB-JSON items or a NoSQL Workbench model into an in-process DynamoDB, read-only (`[name=]PATH`, repeatable); in name=PATH, name is the table's name, unless it holds a / or \\ (then all of it is the path)")
 	fs.Var(keyFlag{&cfg.data}, "key", "key attributes of the --data before it (`PK[,SK]`, types optional: PK:S,SK:N); a --key before any --data applies to every --data")
+	fs.Var(exportLocationFlag{&cfg.export}, "export-location", "where EXPLAIN ATHENA/DUCKDB find a table's export (`[TABLE=]LOCATION`, repeatable): s3://…/AWSDynamoDB/<id>/data/ for Athena, a path or glob of the files for DuckDB (default for DuckDB: the --data export folder)")
+	fs.Var(sourceFlag{&cfg.export}, "athena-source", "what EXPLAIN ATHENA/DUCKDB read: `json|ion|parquet` (a DYNAMODB_JSON export, an ION export, or ddbsql --format parquet output; default json)")
+	fs.Var(scaleFlag{&cfg.export}, "decimal-scale", decimalScaleUsage)
 	fs.BoolVar(&cfg.noColor, "no-color", false, "no colours in the REPL (also when NO_COLOR is set)")
 	fs.StringVar(&cfg.configPath, "config", "", "settings `file` (default: $DDBSQL_CONFIG, else $XDG_CONFIG_HOME/ddbsql/config.toml or ~/.config/ddbsql/config.toml; \"\" for none)")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")

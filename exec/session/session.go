@@ -122,6 +122,10 @@ type Config struct {
 	// the options do not allow (the REPL asks the user); true plans it again
 	// with Scans allowed, for this statement only.
 	ConfirmScan func(ctx context.Context, scan planner.ScanEstimate) bool
+	// Export says where EXPLAIN ATHENA and EXPLAIN DUCKDB find the tables'
+	// exports (--export-location, --athena-source, --decimal-scale); its
+	// Dialect is set per statement.
+	Export planner.DialectOptions
 }
 
 // DefaultConfig is the configuration of a session made without flags:

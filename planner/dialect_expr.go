@@ -1,0 +1,228 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ddbsql/ddbsql/planner/expr"
+	"github.com/ddbsql/ddbsql/planner/value"
+)
+
+// expr renders a bound expression. Every kind either translates or is an
+// unsupported error naming it.
+func (r *rewriter) expr(e expr.Expr) (string, error) {
+	switch x := e.(type) {
+	case expr.Column:
+		return r.column(x, r.types.column(x)), nil
+	case expr.Literal:
+		return r.literal(x.Value)
+	case expr.Binary:
+		return r.binary(x)
+	case expr.Unary:
+		s, err := r.expr(x.X)
+		if err != nil {
+			return "", err
+		}
+		if x.Op == expr.OpNot {
+			return "NOT (" + s + ")", nil
+		}
+		return "-(" + s + ")", nil
+	case expr.In:
+		s, err := r.expr(x.X)
+		if err != nil {
+			return "", err
+		}
+		list, err := r.exprs(x.List)
+		if err != nil {
+			return "", err
+		}
+		op := " IN ("
+		if x.Not {
+			op = " NOT IN ("
+		}
+		return s + op + strings.Join(list, ", ") + ")", nil
+	case expr.Between:
+		parts, err := r.exprs([]expr.Expr{x.X, x.Lo, x.Hi})
+		if err != nil {
+			return "", err
+		}
+		op := " BETWEEN "
+		if x.Not {
+			op = " NOT BETWEEN "
+		}
+		return parts[0] + op + parts[1] + " AND " + parts[2], nil
+	case expr.Like:
+		return r.like(x)
+	case expr.IsNull:
+		return r.isNull(x)
+	case expr.Func:
+		return r.call(x)
+	case expr.Case:
+		return r.caseExpr(x)
+	case expr.Cast:
+		return r.cast(x)
+	case expr.Aggregate:
+		return r.aggregate(x)
+	case expr.Window:
+		return "", r.d.refuse("the window function %s", strings.ToUpper(x.Func))
+	case expr.Subquery:
+		return "", r.d.refuse("a subquery (%s)", x.String())
+	}
+	return "", r.d.refuse("the expression %s", e)
+}
+
+// decimal is the type every number is read as.
+func (r *rewriter) decimal() string {
+	return "DECIMAL(38, " + strconv.Itoa(r.scale) + ")"
+}
+
+func (r *rewriter) literal(v value.Value) (string, error) {
+	switch v.Kind() {
+	case value.Missing, value.Null:
+		return "NULL", nil
+	case value.Bool:
+		if v.Bool() {
+			return "TRUE", nil
+		}
+		return "FALSE", nil
+	case value.String:
+		return sqlString(v.Text()), nil
+	case value.Number:
+		t := v.Text()
+		if strings.ContainsAny(t, "eE") {
+			// An exponent makes a DOUBLE literal; the text cast is exact.
+			return "CAST(" + sqlString(t) + " AS " + r.decimal() + ")", nil
+		}
+		return t, nil
+	}
+	return "", r.d.refuse("the %s literal %v", v.Kind(), v)
+}
+
+func (r *rewriter) binary(x expr.Binary) (string, error) {
+	l, err := r.expr(x.L)
+	if err != nil {
+		return "", err
+	}
+	rr, err := r.expr(x.R)
+	if err != nil {
+		return "", err
+	}
+	switch x.Op {
+	case expr.OpIntDiv:
+		// MySQL's DIV truncates toward zero.
+		return "CAST(TRUNC((" + l + ") / (" + rr + ")) AS " + r.decimal() + ")", nil
+	}
+	// Every operand renders atomic or in parentheses, so one pair around
+	// the operation keeps SQL's precedence out of the question.
+	return "(" + l + " " + x.Op.String() + " " + rr + ")", nil
+}
+
+func (r *rewriter) like(x expr.Like) (string, error) {
+	s, err := r.expr(x.X)
+	if err != nil {
+		return "", err
+	}
+	p, err := r.expr(x.Pattern)
+	if err != nil {
+		return "", err
+	}
+	op := " LIKE "
+	if x.Not {
+		op = " NOT LIKE "
+	}
+	// ddbsql's LIKE takes backslash escapes; neither engine has a default
+	// escape character.
+	return s + op + p + " ESCAPE '\\'", nil
+}
+
+// isNull is true for a missing attribute and for DynamoDB's NULL.
+func (r *rewriter) isNull(x expr.IsNull) (string, error) {
+	var s string
+	if c, ok := x.X.(expr.Column); ok && r.d.Source == SourceJSON {
+		v := r.valueOf(c)
+		s = "(" + v + " IS NULL OR " + r.wrapper(c, "NULL") + ")"
+		s = "COALESCE(" + s + ", FALSE)"
+	} else {
+		var err error
+		if s, err = r.expr(x.X); err != nil {
+			return "", err
+		}
+		s = "(" + s + " IS NULL)"
+	}
+	if x.Not {
+		return "NOT " + s, nil
+	}
+	return s, nil
+}
+
+func (r *rewriter) caseExpr(x expr.Case) (string, error) {
+	var sb strings.Builder
+	sb.WriteString("CASE")
+	if x.Operand != nil {
+		s, err := r.expr(x.Operand)
+		if err != nil {
+			return "", err
+		}
+		sb.WriteString(" " + s)
+	}
+	for _, w := range x.Whens {
+		c, err := r.expr(w.Cond)
+		if err != nil {
+			return "", err
+		}
+		v, err := r.expr(w.Result)
+		if err != nil {
+			return "", err
+		}
+		sb.WriteString(" WHEN " + c + " THEN " + v)
+	}
+	if x.Else != nil {
+		s, err := r.expr(x.Else)
+		if err != nil {
+			return "", err
+		}
+		sb.WriteString(" ELSE " + s)
+	}
+	sb.WriteString(" END")
+	return sb.String(), nil
+}
+
+func (r *rewriter) cast(x expr.Cast) (string, error) {
+	if c, ok := x.X.(expr.Column); ok {
+		if x.To == value.Number {
+			// inferTypes read the column as a number already.
+			return r.column(c, leafN), nil
+		}
+		// The exact text: an N's digits as DynamoDB stores them.
+		return r.column(c, leafText), nil
+	}
+	s, err := r.expr(x.X)
+	if err != nil {
+		return "", err
+	}
+	if x.To == value.Number {
+		return "TRY_CAST(" + s + " AS " + r.decimal() + ")", nil
+	}
+	return "CAST(" + s + " AS VARCHAR)", nil
+}
+
+func (r *rewriter) aggregate(x expr.Aggregate) (string, error) {
+	fn := strings.ToUpper(x.Func)
+	if x.Arg == nil {
+		return fn + "(*)", nil
+	}
+	s, err := r.expr(x.Arg)
+	if err != nil {
+		return "", err
+	}
+	if x.Distinct {
+		s = "DISTINCT " + s
+	}
+	out := fn + "(" + s + ")"
+	if x.Func == "avg" {
+		// DuckDB's AVG of a DECIMAL is a DOUBLE, Trino's a DECIMAL of
+		// the argument's scale; ddbsql's is exact to the scale cast here.
+		out = "CAST(" + out + " AS " + r.decimal() + ")"
+	}
+	return out, nil
+}
