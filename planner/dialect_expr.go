@@ -211,6 +211,9 @@ func (r *rewriter) aggregate(x expr.Aggregate) (string, error) {
 	if x.Arg == nil {
 		return fn + "(*)", nil
 	}
+	if c, ok := x.Arg.(expr.Column); ok && (x.Func == "min" || x.Func == "max") && r.types.column(c) == leafText && r.d.Source == SourceJSON {
+		return r.untypedMinMax(x.Func, c), nil
+	}
 	s, err := r.expr(x.Arg)
 	if err != nil {
 		return "", err
@@ -225,4 +228,48 @@ func (r *rewriter) aggregate(x expr.Aggregate) (string, error) {
 		out = "CAST(" + out + " AS " + r.decimal() + ")"
 	}
 	return out, nil
+}
+
+// untypedMinMax is MIN or MAX of a column of unknown type in ddbsql's
+// order of values (BOOL < N < S, numbers by value), as text: the least
+// BOOL, else the least number (its digits, by min_by), else the least
+// string; MAX the other way round.
+func (r *rewriter) untypedMinMax(fn string, c expr.Column) string {
+	n := r.wrapper(c, "N")
+	b := "CAST(" + strings.ToUpper(fn) + "(" + r.wrapper(c, "BOOL") + ") AS VARCHAR)"
+	num := fn + "_by(" + n + ", CAST(" + n + " AS " + r.decimal() + "))"
+	str := strings.ToUpper(fn) + "(" + r.wrapper(c, "S") + ")"
+	if fn == "min" {
+		return "COALESCE(" + b + ", " + num + ", " + str + ")"
+	}
+	return "COALESCE(" + str + ", " + num + ", " + b + ")"
+}
+
+// sortKeys renders one ORDER BY key. A column of unknown type sorts in
+// ddbsql's order of values: by type (BOOL, N, S), then by value (numbers
+// numerically), NULL and missing first.
+func (r *rewriter) sortKeys(k SortKey) ([]string, error) {
+	dir := " ASC NULLS FIRST"
+	if k.Desc {
+		dir = " DESC NULLS LAST"
+	}
+	if c, ok := k.Expr.(expr.Column); ok && r.types.column(c) == leafText && r.d.Source == SourceJSON && !r.sp.distinct {
+		b, n, s := r.wrapper(c, "BOOL"), r.wrapper(c, "N"), r.wrapper(c, "S")
+		rank := "CASE WHEN " + b + " IS NOT NULL THEN 1 WHEN " + n + " IS NOT NULL THEN 2 WHEN " + s + " IS NOT NULL THEN 3 END"
+		keys := []string{rank, b, "CAST(" + n + " AS " + r.decimal() + ")", s}
+		for i := range keys {
+			if r.sp.aggregated() {
+				// The column is a GROUP BY key (its text): within a group
+				// every row has the same value, which MIN reads.
+				keys[i] = "MIN(" + keys[i] + ")"
+			}
+			keys[i] += dir
+		}
+		return keys, nil
+	}
+	e, err := r.expr(k.Expr)
+	if err != nil {
+		return nil, err
+	}
+	return []string{bare(e) + dir}, nil
 }

@@ -139,17 +139,12 @@ func (r *rewriter) query() (string, error) {
 	if len(sp.order) > 0 {
 		var keys []string
 		for _, k := range sp.order {
-			s, err := r.expr(k.Expr)
+			// ddbsql sorts NULL and missing values first, as MySQL does.
+			ks, err := r.sortKeys(k)
 			if err != nil {
 				return "", err
 			}
-			// ddbsql sorts NULL and missing values first, as MySQL does.
-			if k.Desc {
-				s += " DESC NULLS LAST"
-			} else {
-				s += " ASC NULLS FIRST"
-			}
-			keys = append(keys, s)
+			keys = append(keys, ks...)
 		}
 		sb.WriteString("\nORDER BY " + strings.Join(keys, ", "))
 	}
