@@ -176,15 +176,17 @@ func (r *rewriter) conjunction(es []expr.Expr) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for i, p := range parts {
-		parts[i] = bare(p)
+	if len(parts) == 1 {
+		return bare(parts[0]), nil
 	}
+	// Each part is atomic or parenthesized (an OR keeps its parentheses
+	// here), and AND binds looser than what renders unparenthesized:
+	// BETWEEN, IN, LIKE, NOT, IS NULL.
 	return strings.Join(parts, "\n  AND "), nil
 }
 
-// bare drops the parentheses around a whole operation, which a conjunct,
-// a select item or a sort key does not need (AND binds looser than
-// anything a conjunct renders unparenthesized: BETWEEN, IN, LIKE, NOT).
+// bare drops the parentheses around a whole expression that stands alone
+// (a select item, a sort key, the only condition of a WHERE or ON).
 func bare(s string) string {
 	if len(s) < 2 || s[0] != '(' || s[len(s)-1] != ')' {
 		return s

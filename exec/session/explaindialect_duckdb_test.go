@@ -50,6 +50,9 @@ var dialectCorpus = map[string][]string{
 		"SELECT c.PK AS pk, c.name AS name, COUNT(o.SK) AS n, SUM(o.total) AS spent FROM customers c LEFT JOIN orders o ON o.PK = c.PK GROUP BY c.PK, c.name",
 		"SELECT SK, if(flag, 'yes', 'no') AS f, nullif(currency, 'USD') AS cur, greatest(qty, 3) AS g, round(total) AS r, abs(total - 100) AS a FROM orders WHERE PK IN ('CUST#1', 'CUST#2')",
 		"SELECT COUNT(*) AS n FROM orders",
+		"SELECT SK FROM orders WHERE (qty > 6 OR total < 20) AND currency = 'EUR'",
+		"SELECT DISTINCT status FROM orders ORDER BY status",
+		"SELECT created, SK FROM orders WHERE PK = 'CUST#4' ORDER BY created, SK",
 		"SELECT address.country AS country, CAST(address.zip AS CHAR) AS zip FROM orders WHERE attribute_exists(address.zip) AND address.city = 'Paris'",
 	},
 	"docs": {
