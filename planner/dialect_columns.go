@@ -129,7 +129,11 @@ func (r *rewriter) column(c expr.Column, lt leafType) string {
 
 // textNote says which references the statement leaves untyped.
 func (r *rewriter) textNote(c expr.Column) {
-	r.note("%s is read as text (S, else N's digits, else BOOL): nothing in the statement says its type; CAST(%s AS DECIMAL) reads it as a number", c.Path.Plain(), c.Path.Plain())
+	how := "is read as text (S, else N's digits, else BOOL)"
+	if r.d.Source != SourceJSON {
+		how = "is declared a string"
+	}
+	r.note("%s %s: nothing in the statement says its type; CAST(%s AS DECIMAL) reads it as a number", c.Path.Plain(), how, c.Path.Plain())
 }
 
 // ionColumn reads an Ion export, whose values carry their types: the DDL

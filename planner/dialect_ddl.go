@@ -58,11 +58,20 @@ func (r *rewriter) ddl(i int, f fromItem) string {
 
 // location is where the table's data is, or a placeholder to replace.
 func (r *rewriter) location(table string) (string, bool) {
-	if loc := r.d.Locations[table]; loc != "" {
-		return loc, false
+	loc := r.d.Locations[table]
+	if loc == "" {
+		loc = r.d.DefaultLocation
 	}
-	if r.d.DefaultLocation != "" {
-		return r.d.DefaultLocation, false
+	if loc != "" {
+		if !r.athena() && strings.HasSuffix(loc, "/") {
+			// DuckDB reads files, not folders: the export's data files,
+			// or every Parquet file of the layout.
+			if r.d.Source == SourceParquet {
+				return loc + "**/*.parquet", false
+			}
+			return loc + "*.json.gz", false
+		}
+		return loc, false
 	}
 	if loc := r.d.LocalLocations[table]; loc != "" && !r.athena() && r.d.Source == SourceJSON {
 		return loc, false
