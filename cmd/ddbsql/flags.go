@@ -134,6 +134,8 @@ Statements (separate several with ;):
   SELECT … FROM ` + "`t`.`i`" + ` …             read index i itself
   EXPLAIN SELECT …                    the plan and every request, nothing read
   EXPLAIN ANALYZE SELECT …            run it; actual requests, items, RCU, time
+  EXPLAIN ATHENA|DUCKDB SELECT …      the tables' DDL over their exports and the
+                                      statement in Athena's or DuckDB's SQL
   DESCRIBE t                          keys, indexes, item count and size
                                       (also DESC t, EXPLAIN t)
   SHOW TABLES                         the tables
