@@ -178,8 +178,11 @@ func (r *rewriter) parquetColumn(c expr.Column, lt leafType) string {
 	for _, e := range c.Path[1:] {
 		if e.IsIndex {
 			jp.WriteString("[" + strconv.Itoa(e.Index) + "]")
-		} else {
+		} else if r.athena() {
 			jp.WriteString(`["` + strings.ReplaceAll(e.Name, `"`, `\"`) + `"]`)
+		} else {
+			// DuckDB's JSON paths quote a member in double quotes.
+			jp.WriteString(`."` + strings.ReplaceAll(e.Name, `"`, `\"`) + `"`)
 		}
 	}
 	fn := "json_extract_string"
