@@ -64,7 +64,7 @@ func (r *rewriter) expr(e expr.Expr) (string, error) {
 	case expr.Aggregate:
 		return r.aggregate(x)
 	case expr.Window:
-		return "", r.d.refuse("the window function %s", strings.ToUpper(x.Func))
+		return r.window(x)
 	case expr.Subquery:
 		return "", r.d.refuse("a subquery (%s)", x.String())
 	}
@@ -212,7 +212,7 @@ func (r *rewriter) aggregate(x expr.Aggregate) (string, error) {
 		return fn + "(*)", nil
 	}
 	if c, ok := x.Arg.(expr.Column); ok && (x.Func == "min" || x.Func == "max") && r.types.column(c) == leafText && r.d.Source == SourceJSON {
-		return r.untypedMinMax(x.Func, c), nil
+		return r.untypedMinMax(x.Func, c, ""), nil
 	}
 	s, err := r.expr(x.Arg)
 	if err != nil {
@@ -234,26 +234,38 @@ func (r *rewriter) aggregate(x expr.Aggregate) (string, error) {
 // order of values (BOOL < N < S, numbers by value), as text: the least
 // BOOL, else the least number (its digits, by min_by), else the least
 // string; MAX the other way round.
-func (r *rewriter) untypedMinMax(fn string, c expr.Column) string {
+func (r *rewriter) untypedMinMax(fn string, c expr.Column, over string) string {
 	n := r.wrapper(c, "N")
-	b := "CAST(" + strings.ToUpper(fn) + "(" + r.wrapper(c, "BOOL") + ") AS VARCHAR)"
-	num := fn + "_by(" + n + ", CAST(" + n + " AS " + r.decimal() + "))"
-	str := strings.ToUpper(fn) + "(" + r.wrapper(c, "S") + ")"
+	b := "CAST(" + strings.ToUpper(fn) + "(" + r.wrapper(c, "BOOL") + ")" + over + " AS VARCHAR)"
+	num := fn + "_by(" + n + ", CAST(" + n + " AS " + r.decimal() + "))" + over
+	str := strings.ToUpper(fn) + "(" + r.wrapper(c, "S") + ")" + over
 	if fn == "min" {
 		return "COALESCE(" + b + ", " + num + ", " + str + ")"
 	}
 	return "COALESCE(" + str + ", " + num + ", " + b + ")"
 }
 
-// sortKeys renders one ORDER BY key. A column of unknown type sorts in
-// ddbsql's order of values: by type (BOOL, N, S), then by value (numbers
-// numerically), NULL and missing first.
+// sortKeys renders one ORDER BY key of the statement: NULL and missing
+// values first ascending, last descending, as ddbsql sorts them.
 func (r *rewriter) sortKeys(k SortKey) ([]string, error) {
-	dir := " ASC NULLS FIRST"
-	if k.Desc {
-		dir = " DESC NULLS LAST"
+	return r.orderKeys(k.Expr, k.Desc, !k.Desc, !r.sp.distinct)
+}
+
+// orderKeys renders a sort key. A column of unknown type sorts in
+// ddbsql's order of values: by type (BOOL, N, S), then by value (numbers
+// numerically), when expand allows several keys for it.
+func (r *rewriter) orderKeys(e expr.Expr, desc, nullsFirst, expand bool) ([]string, error) {
+	dir := " ASC"
+	if desc {
+		dir = " DESC"
 	}
-	if c, ok := k.Expr.(expr.Column); ok && r.types.column(c) == leafText && r.d.Source == SourceJSON && !r.sp.distinct {
+	if nullsFirst {
+		dir += " NULLS FIRST"
+	} else {
+		dir += " NULLS LAST"
+	}
+	k := SortKey{Expr: e, Desc: desc}
+	if c, ok := k.Expr.(expr.Column); ok && r.types.column(c) == leafText && r.d.Source == SourceJSON && expand {
 		b, n, s := r.wrapper(c, "BOOL"), r.wrapper(c, "N"), r.wrapper(c, "S")
 		rank := "CASE WHEN " + b + " IS NOT NULL THEN 1 WHEN " + n + " IS NOT NULL THEN 2 WHEN " + s + " IS NOT NULL THEN 3 END"
 		keys := []string{rank, b, "CAST(" + n + " AS " + r.decimal() + ")", s}
@@ -267,9 +279,77 @@ func (r *rewriter) sortKeys(k SortKey) ([]string, error) {
 		}
 		return keys, nil
 	}
-	e, err := r.expr(k.Expr)
+	text, err := r.expr(k.Expr)
 	if err != nil {
 		return nil, err
 	}
-	return []string{bare(e) + dir}, nil
+	return []string{bare(text) + dir}, nil
+}
+
+// window renders a window function call with its OVER clause; both
+// engines have ddbsql's window functions and frames.
+func (r *rewriter) window(w expr.Window) (string, error) {
+	args, err := r.exprs(w.Args)
+	if err != nil {
+		return "", err
+	}
+	fn := strings.ToUpper(w.Func)
+	var call string
+	switch {
+	case w.Func == "count" && len(args) == 0:
+		call = "COUNT(*)"
+	case w.Func == "ntile":
+		call = "NTILE(" + strconv.FormatInt(w.N, 10) + ")"
+	case w.Func == "lag" || w.Func == "lead":
+		parts := []string{args[0], strconv.FormatInt(w.N, 10)}
+		if len(args) > 1 {
+			parts = append(parts, args[1])
+		}
+		call = fn + "(" + strings.Join(parts, ", ") + ")"
+	default:
+		for i := range args {
+			args[i] = bare(args[i])
+		}
+		call = fn + "(" + strings.Join(args, ", ") + ")"
+	}
+	var spec []string
+	if len(w.Partition) > 0 {
+		parts, err := r.exprs(w.Partition)
+		if err != nil {
+			return "", err
+		}
+		spec = append(spec, "PARTITION BY "+strings.Join(parts, ", "))
+	}
+	if len(w.Order) > 0 {
+		var keys []string
+		for _, k := range w.Order {
+			// A RANGE offset is a distance along the one ORDER BY key.
+			ks, err := r.orderKeys(k.Expr, k.Desc, k.NullsFirst, !w.Frame.HasOffset())
+			if err != nil {
+				return "", err
+			}
+			keys = append(keys, ks...)
+		}
+		spec = append(spec, "ORDER BY "+strings.Join(keys, ", "))
+	}
+	if w.UsesFrame() {
+		spec = append(spec, w.Frame.String())
+	}
+	over := " OVER (" + strings.Join(spec, " ") + ")"
+	if c, ok := firstColumn(w.Args); ok && (w.Func == "min" || w.Func == "max") && r.types.column(c) == leafText && r.d.Source == SourceJSON {
+		return r.untypedMinMax(w.Func, c, over), nil
+	}
+	out := call + over
+	if w.Func == "avg" {
+		out = "CAST(" + out + " AS " + r.decimal() + ")"
+	}
+	return out, nil
+}
+
+func firstColumn(es []expr.Expr) (expr.Column, bool) {
+	if len(es) == 0 {
+		return expr.Column{}, false
+	}
+	c, ok := es[0].(expr.Column)
+	return c, ok
 }

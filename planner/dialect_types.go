@@ -145,6 +145,14 @@ func (t *typing) typeOf(e expr.Expr) leafType {
 		if x.Arg != nil {
 			return t.typeOf(x.Arg)
 		}
+	case expr.Window:
+		switch x.Func {
+		case "row_number", "rank", "dense_rank", "ntile", "count", "sum", "avg":
+			return leafN
+		}
+		if len(x.Args) > 0 {
+			return t.typeOf(x.Args[0])
+		}
 	case expr.Case:
 		for _, w := range x.Whens {
 			if lt := t.typeOf(w.Result); lt != leafText {
@@ -230,6 +238,16 @@ func (t *typing) visit(e expr.Expr) bool {
 	case expr.Aggregate:
 		if x.Func == "sum" || x.Func == "avg" {
 			return t.want(x.Arg, leafN)
+		}
+	case expr.Window:
+		if (x.Func == "sum" || x.Func == "avg") && len(x.Args) > 0 {
+			return t.want(x.Args[0], leafN)
+		}
+		if x.Frame.HasOffset() && len(x.Order) == 1 {
+			return t.want(x.Order[0].Expr, leafN)
+		}
+		if (x.Func == "lag" || x.Func == "lead") && len(x.Args) > 1 {
+			return t.unify(x.Args)
 		}
 	case expr.Case:
 		changed := false
