@@ -83,16 +83,13 @@ func ExplainDialect(ctx context.Context, cat Catalog, sel *parser.Select, opts O
 	if s := d.scale(); s < 0 || s > 38 {
 		return "", errorf(diag.CodeInvalid, "decimal scale %d is out of range: DECIMAL(38, s) needs 0 <= s <= 38", s)
 	}
-	if sel.Query != nil || len(sel.Derived) > 0 {
-		return "", d.refuse("WITH, UNION/INTERSECT/EXCEPT and derived tables")
-	}
 	opts.AllowScan = true // nothing is read: the engine scans the export
-	sp, err := bindOnly(ctx, cat, selectInput(sel), opts)
+	out := &dialectOut{d: d, scale: d.scale(), nodes: map[string]*ddlNode{}}
+	query, _, err := out.statement(ctx, cat, sel, opts)
 	if err != nil {
 		return "", err
 	}
-	r := &rewriter{d: d, sp: sp, scale: d.scale()}
-	return r.render()
+	return out.assemble(query), nil
 }
 
 // bindOnly resolves FROM and binds every clause of a SELECT, as
@@ -127,20 +124,41 @@ func (o DialectOptions) refuse(construct string, args ...any) *diag.Error {
 		Hintf("run the statement with ddbsql, or write that part in %s's SQL by hand", o.engineName())
 }
 
+// dialectOut is one EXPLAIN ATHENA/DUCKDB answer being written: the
+// tables every SELECT of the statement reads, with what each reads of
+// them, and the notes printed above the statement.
+type dialectOut struct {
+	d      DialectOptions
+	scale  int
+	tables []*TableDef
+	nodes  map[string]*ddlNode // by table name
+	notes  []string
+	// untypedOut are the output positions where a SELECT rendered since
+	// it was last reset reads an untyped column as text.
+	untypedOut map[int]bool
+}
+
+// table is the DDL node of a table, declared on first use.
+func (o *dialectOut) table(t *TableDef) *ddlNode {
+	if n, ok := o.nodes[t.Name]; ok {
+		return n
+	}
+	n := newDDLNode()
+	o.nodes[t.Name] = n
+	o.tables = append(o.tables, t)
+	return n
+}
+
 // rewriter renders one bound SELECT in a dialect.
 type rewriter struct {
-	d     DialectOptions
+	*dialectOut
 	sp    *selectPlanner
-	scale int
 	types *typing
-	notes []string
-	// tables are what the statement reads of each FROM item's table
-	// (dialect_columns.go); lastNode is the node valueOf reached.
-	tables   []*ddlNode
+	// lastNode is the node valueOf reached.
 	lastNode *ddlNode
 }
 
-func (r *rewriter) athena() bool { return r.d.Dialect == parser.DialectAthena }
+func (r *dialectOut) athena() bool { return r.d.Dialect == parser.DialectAthena }
 
 // allExprs lists every bound expression of the statement, clause by clause.
 func (r *rewriter) allExprs() []expr.Expr {

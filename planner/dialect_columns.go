@@ -70,7 +70,7 @@ func (r *rewriter) itemColumn(source int) string {
 // elemAt reads a list element, NULL past the end (Trino's subscript fails
 // there, element_at does not; DuckDB's subscript is NULL). SQL lists count
 // from 1, DynamoDB's from 0.
-func (r *rewriter) elemAt(list string, index int) string {
+func (r *dialectOut) elemAt(list string, index int) string {
 	if r.athena() {
 		return "element_at(" + list + ", " + strconv.Itoa(index+1) + ")"
 	}
@@ -80,7 +80,7 @@ func (r *rewriter) elemAt(list string, index int) string {
 // valueOf is the SQL of the attribute value at c's path in a DynamoDB JSON
 // export (the wrapper struct: {S, N, M, …}), with the nodes registered.
 func (r *rewriter) valueOf(c expr.Column) string {
-	node := r.tables[r.ddlIndex(c.Source)].member(c.Path[0].Name)
+	node := r.node(c.Source).member(c.Path[0].Name)
 	s := r.itemColumn(c.Source) + "." + r.quoteIdent(c.Path[0].Name)
 	for _, e := range c.Path[1:] {
 		if e.IsIndex {
@@ -139,7 +139,7 @@ func (r *rewriter) textNote(c expr.Column) {
 // ionColumn reads an Ion export, whose values carry their types: the DDL
 // declares the one the statement reads.
 func (r *rewriter) ionColumn(c expr.Column, lt leafType) string {
-	node := r.tables[r.ddlIndex(c.Source)].member(c.Path[0].Name)
+	node := r.node(c.Source).member(c.Path[0].Name)
 	s := r.itemColumn(c.Source) + "." + r.quoteIdent(c.Path[0].Name)
 	for _, e := range c.Path[1:] {
 		if e.IsIndex {
@@ -160,7 +160,7 @@ func (r *rewriter) ionColumn(c expr.Column, lt leafType) string {
 // parquetColumn reads ddbsql's Parquet layout: one column per top-level
 // attribute, documents (maps, lists, sets) as JSON text.
 func (r *rewriter) parquetColumn(c expr.Column, lt leafType) string {
-	node := r.tables[r.ddlIndex(c.Source)].member(c.Path[0].Name)
+	node := r.node(c.Source).member(c.Path[0].Name)
 	col := r.qualifier(c.Source) + r.quoteIdent(c.Path[0].Name)
 	if len(c.Path) == 1 {
 		if lt == leafText {
@@ -199,7 +199,7 @@ func (r *rewriter) parquetColumn(c expr.Column, lt leafType) string {
 	return s
 }
 
-func (r *rewriter) isPartition(name string) bool {
+func (r *dialectOut) isPartition(name string) bool {
 	for _, p := range r.d.PartitionBy {
 		if p == name {
 			return true

@@ -8,15 +8,15 @@ import (
 // wrapperOrder is the order DDL declares a value's type-wrappers in.
 var wrapperOrder = []string{"S", "N", "B", "BOOL", "NULL", "SS", "NS"}
 
-// ddl renders the table declaration of FROM item i: an Athena external
-// table or a DuckDB view over the export's files.
-func (r *rewriter) ddl(i int, f fromItem) string {
-	root := r.tables[i]
-	loc, placeholder := r.location(f.table.Name)
+// ddl renders a table's declaration: an Athena external table or a DuckDB
+// view over the export's files.
+func (r *dialectOut) ddl(t *TableDef) string {
+	root := r.nodes[t.Name]
+	loc, placeholder := r.location(t.Name)
 	var sb strings.Builder
-	name := r.tableName(f.table.Name)
+	name := r.tableName(t.Name)
 	if placeholder {
-		r.note("replace the LOCATION of %s with where its export is (--export-location %s=…)", name, f.table.Name)
+		r.note("replace the LOCATION of %s with where its export is (--export-location %s=…)", name, t.Name)
 	}
 	if r.athena() {
 		sb.WriteString("CREATE EXTERNAL TABLE IF NOT EXISTS " + name + " (\n")
@@ -57,7 +57,7 @@ func (r *rewriter) ddl(i int, f fromItem) string {
 }
 
 // location is where the table's data is, or a placeholder to replace.
-func (r *rewriter) location(table string) (string, bool) {
+func (r *dialectOut) location(table string) (string, bool) {
 	loc := r.d.Locations[table]
 	if loc == "" {
 		loc = r.d.DefaultLocation
@@ -98,7 +98,7 @@ func hiveName(name string) string {
 // athenaStruct declares the attributes below n as a Hive struct: with
 // wrapped, each one a struct of DynamoDB's type-wrappers (JSON export);
 // else the typed values themselves (Ion export).
-func (r *rewriter) athenaStruct(n *ddlNode, wrapped bool) string {
+func (r *dialectOut) athenaStruct(n *ddlNode, wrapped bool) string {
 	fields := make([]string, 0, len(n.names))
 	for _, name := range n.names {
 		m := n.members[name]
@@ -111,7 +111,7 @@ func (r *rewriter) athenaStruct(n *ddlNode, wrapped bool) string {
 	return "struct<" + strings.Join(fields, ", ") + ">"
 }
 
-func (r *rewriter) athenaWrappers(n *ddlNode) string {
+func (r *dialectOut) athenaWrappers(n *ddlNode) string {
 	var fields []string
 	for _, w := range wrapperOrder {
 		if !n.wrappers[w] {
@@ -135,7 +135,7 @@ func (r *rewriter) athenaWrappers(n *ddlNode) string {
 	return "struct<" + strings.Join(fields, ", ") + ">"
 }
 
-func (r *rewriter) athenaIonType(n *ddlNode) string {
+func (r *dialectOut) athenaIonType(n *ddlNode) string {
 	switch {
 	case len(n.names) > 0:
 		return r.athenaStruct(n, false)
@@ -145,7 +145,7 @@ func (r *rewriter) athenaIonType(n *ddlNode) string {
 	return r.hiveScalar(n.leaf)
 }
 
-func (r *rewriter) hiveScalar(lt leafType) string {
+func (r *dialectOut) hiveScalar(lt leafType) string {
 	switch lt {
 	case leafN:
 		return "decimal(38," + strconv.Itoa(r.scale) + ")"
@@ -159,7 +159,7 @@ func (r *rewriter) hiveScalar(lt leafType) string {
 
 // duckStruct declares the attributes below n as a DuckDB STRUCT of
 // type-wrapper STRUCTs (JSON export).
-func (r *rewriter) duckStruct(n *ddlNode) string {
+func (r *dialectOut) duckStruct(n *ddlNode) string {
 	fields := make([]string, 0, len(n.names))
 	for _, name := range n.names {
 		fields = append(fields, duckName(name)+" "+r.duckWrappers(n.members[name]))
@@ -167,7 +167,7 @@ func (r *rewriter) duckStruct(n *ddlNode) string {
 	return "STRUCT(" + strings.Join(fields, ", ") + ")"
 }
 
-func (r *rewriter) duckWrappers(n *ddlNode) string {
+func (r *dialectOut) duckWrappers(n *ddlNode) string {
 	var fields []string
 	for _, w := range wrapperOrder {
 		if !n.wrappers[w] {
@@ -196,7 +196,7 @@ func duckName(name string) string { return `"` + strings.ReplaceAll(name, `"`, `
 // parquetColumnsDDL declares the Parquet layout's columns: each attribute
 // the statement reads, typed as ddbsql writes it (numbers DECIMAL(38, s),
 // documents as JSON text), partition columns aside.
-func (r *rewriter) parquetColumnsDDL(sb *strings.Builder, root *ddlNode) {
+func (r *dialectOut) parquetColumnsDDL(sb *strings.Builder, root *ddlNode) {
 	var cols []string
 	for _, name := range root.names {
 		if r.isPartition(name) {
@@ -209,7 +209,7 @@ func (r *rewriter) parquetColumnsDDL(sb *strings.Builder, root *ddlNode) {
 
 // partitionDDL declares the partition columns: strings, as Hive folder
 // names are.
-func (r *rewriter) partitionDDL(root *ddlNode) string {
+func (r *dialectOut) partitionDDL(root *ddlNode) string {
 	parts := make([]string, len(r.d.PartitionBy))
 	for i, p := range r.d.PartitionBy {
 		parts[i] = hiveName(p) + " string"

@@ -72,7 +72,7 @@ func (r *rewriter) expr(e expr.Expr) (string, error) {
 }
 
 // decimal is the type every number is read as.
-func (r *rewriter) decimal() string {
+func (r *dialectOut) decimal() string {
 	return "DECIMAL(38, " + strconv.Itoa(r.scale) + ")"
 }
 

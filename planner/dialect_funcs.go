@@ -161,9 +161,9 @@ func (r *rewriter) documentFunc(x expr.Func) (string, error) {
 		r.cardinality(r.wrapper(c, "NS")) + ")", nil
 }
 
-func (r *rewriter) length(s string) string { return "length(" + s + ")" }
+func (r *dialectOut) length(s string) string { return "length(" + s + ")" }
 
-func (r *rewriter) cardinality(s string) string {
+func (r *dialectOut) cardinality(s string) string {
 	if r.athena() {
 		return "cardinality(" + s + ")"
 	}

@@ -1,82 +1,91 @@
 package planner
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
-// render writes the DDL of every table the statement reads, then the
-// statement.
-func (r *rewriter) render() (string, error) {
-	sp := r.sp
-	switch {
-	case sp.star:
-		return "", r.d.refuse("SELECT *: an export's items have no fixed columns").
-			Hintf("list the attributes the result needs, e.g. SELECT PK, status, total")
-	case len(sp.unnests) > 0:
-		return "", r.d.refuse("UNNEST")
-	}
-	for _, f := range sp.froms {
-		if f.derived != nil {
-			return "", r.d.refuse("a FROM item that names a WITH query or derived table (%s)", f.alias)
-		}
-		if f.hint.explicit && len(f.hint.names) == 1 && f.hint.names[0] != "" {
-			// FROM t.i reads the index: its items are those with the
-			// index's keys, which the export does not mark.
-			return "", r.d.refuse("FROM %s.%s (a read of an index)", f.table.Name, f.hint.names[0]).
-				Hintf("read the table and add WHERE conditions that the index keys exist, e.g. attribute_exists(%s)", f.table.Index(f.hint.names[0]).PK.Name)
-		}
-	}
-	r.inferTypes()
-	r.tables = make([]*ddlNode, len(sp.froms))
-	for i := range r.tables {
-		r.tables[i] = newDDLNode()
-	}
-	r.declareKeys()
-	query, err := r.query()
-	if err != nil {
-		return "", err
+// assemble writes the DDL of every table the statement reads, the notes,
+// then the statement.
+func (o *dialectOut) assemble(query string) string {
+	var ddl strings.Builder
+	for _, t := range o.tables {
+		ddl.WriteString(o.ddl(t))
+		ddl.WriteString("\n")
 	}
 	var sb strings.Builder
-	for i, f := range sp.froms {
-		if r.declaredBefore(i) {
-			continue
-		}
-		sb.WriteString(r.ddl(i, f))
-		sb.WriteString("\n")
-	}
-	for _, n := range r.notes {
+	sb.WriteString(ddl.String())
+	for _, n := range o.notes {
 		sb.WriteString("-- " + n + "\n")
 	}
 	sb.WriteString(query)
 	sb.WriteString(";\n")
-	return sb.String(), nil
+	return sb.String()
 }
 
-// declaredBefore reports whether an earlier FROM item reads the same table
-// (a self-join), whose DDL then covers both.
-func (r *rewriter) declaredBefore(i int) bool {
-	for j := 0; j < i; j++ {
-		if r.sp.froms[j].table.Name == r.sp.froms[i].table.Name {
-			return true
+// selectText binds one SELECT and renders it; it returns its output
+// column names too.
+func (o *dialectOut) selectText(ctx context.Context, cat Catalog, sel *parser.Select, opts Options) (string, []string, error) {
+	sp, err := bindOnly(ctx, cat, selectInput(sel), opts)
+	if err != nil {
+		return "", nil, err
+	}
+	r := &rewriter{dialectOut: o, sp: sp}
+	if o.untypedOut == nil {
+		o.untypedOut = map[int]bool{}
+	}
+	if err := r.check(); err != nil {
+		return "", nil, err
+	}
+	r.inferTypes()
+	r.declareKeys()
+	text, err := r.query()
+	if err != nil {
+		return "", nil, err
+	}
+	names := make([]string, len(sp.items))
+	for i, it := range sp.items {
+		names[i] = it.name
+		if c, ok := it.expr.(expr.Column); ok && r.types.column(c) == leafText && o.d.Source == SourceJSON {
+			// Read as text: a compound's ORDER BY would sort it as text,
+			// not in ddbsql's order of values.
+			o.untypedOut[i] = true
 		}
 	}
-	return false
+	return text, names, nil
 }
 
-// ddlIndex is the FROM item whose DDL declares table i's columns: the
-// first item of the same table.
-func (r *rewriter) ddlIndex(i int) int {
-	for j := 0; j < i; j++ {
-		if r.sp.froms[j].table.Name == r.sp.froms[i].table.Name {
-			return j
+// check refuses what the rewrite does not translate in a bound SELECT.
+func (r *rewriter) check() error {
+	sp := r.sp
+	switch {
+	case sp.star:
+		return r.d.refuse("SELECT *: an export's items have no fixed columns").
+			Hintf("list the attributes the result needs, e.g. SELECT PK, status, total")
+	case len(sp.unnests) > 0:
+		return r.d.refuse("UNNEST")
+	}
+	for _, f := range sp.froms {
+		if f.derived != nil {
+			return r.d.refuse("a FROM item that names a WITH query or derived table (%s)", f.alias)
+		}
+		if f.hint.explicit && len(f.hint.names) == 1 && f.hint.names[0] != "" {
+			// FROM t.i reads the index: its items are those with the
+			// index's keys, which the export does not mark.
+			return r.d.refuse("FROM %s.%s (a read of an index)", f.table.Name, f.hint.names[0]).
+				Hintf("read the table and add WHERE conditions that the index keys exist, e.g. attribute_exists(%s)", f.table.Index(f.hint.names[0]).PK.Name)
 		}
 	}
-	return i
+	return nil
 }
+
+// node is the DDL node of FROM item i's table.
+func (r *rewriter) node(i int) *ddlNode { return r.table(r.sp.froms[i].table) }
 
 // query renders the SELECT itself.
 func (r *rewriter) query() (string, error) {
@@ -240,7 +249,7 @@ func (r *rewriter) multi() bool { return len(r.sp.froms) > 1 }
 
 // tableName is the table's name in the engine. Athena's (Glue's) table
 // names hold only lower-case letters, digits and underscores.
-func (r *rewriter) tableName(name string) string {
+func (r *dialectOut) tableName(name string) string {
 	if !r.athena() {
 		return r.quoteIdent(name)
 	}
@@ -257,7 +266,7 @@ func (r *rewriter) tableName(name string) string {
 
 // quoteIdent writes a name for a query: plain when it is a lower-case
 // identifier no engine reserves, else in double quotes.
-func (r *rewriter) quoteIdent(name string) string {
+func (r *dialectOut) quoteIdent(name string) string {
 	if isSafeIdent(name) {
 		return name
 	}
@@ -301,7 +310,7 @@ var reservedSQL = func() map[string]bool {
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // note adds a remark printed above the statement, once.
-func (r *rewriter) note(format string, args ...any) {
+func (r *dialectOut) note(format string, args ...any) {
 	n := fmt.Sprintf(format, args...)
 	for _, m := range r.notes {
 		if m == n {
@@ -315,9 +324,6 @@ func (r *rewriter) note(format string, args ...any) {
 // their declared types, so every table declares at least one column.
 func (r *rewriter) declareKeys() {
 	for i, f := range r.sp.froms {
-		if r.declaredBefore(i) {
-			continue
-		}
 		for _, k := range f.table.KeyNames() {
 			c := expr.Column{Source: i, Path: keyPath(k)}
 			lt := r.types.column(c)
@@ -327,7 +333,7 @@ func (r *rewriter) declareKeys() {
 				r.valueOf(c)
 				r.lastNode.wrappers[w] = true
 			default:
-				r.tables[i].member(k).setLeaf(lt)
+				r.node(i).member(k).setLeaf(lt)
 			}
 		}
 	}
