@@ -84,7 +84,12 @@ func ExplainDialect(ctx context.Context, cat Catalog, sel *parser.Select, opts O
 		return "", errorf(diag.CodeInvalid, "decimal scale %d is out of range: DECIMAL(38, s) needs 0 <= s <= 38", s)
 	}
 	opts.AllowScan = true // nothing is read: the engine scans the export
-	out := &dialectOut{d: d, scale: d.scale(), nodes: map[string]*ddlNode{}}
+	if sel.Query != nil || len(sel.Derived) > 0 {
+		qs := newQueryScopes()
+		qs.prepare(sel, nil, map[*cteDef]int{})
+		opts.queries = qs
+	}
+	out := &dialectOut{d: d, scale: d.scale(), nodes: map[string]*ddlNode{}, queries: map[string]*namedQuery{}}
 	query, _, err := out.statement(ctx, cat, sel, opts)
 	if err != nil {
 		return "", err
@@ -133,6 +138,12 @@ type dialectOut struct {
 	tables []*TableDef
 	nodes  map[string]*ddlNode // by table name
 	notes  []string
+	// queries are the statement's WITH queries and derived tables by
+	// name, with the types of their columns once rendered.
+	queries map[string]*namedQuery
+	// lastTypes are the types of the columns of the SELECT rendered
+	// last (a compound's: its last member's).
+	lastTypes []leafType
 	// untypedOut are the output positions where a SELECT rendered since
 	// it was last reset reads an untyped column as text.
 	untypedOut map[int]bool

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -107,6 +108,18 @@ func (r *rewriter) wrapper(c expr.Column, w string) string {
 
 // column renders a reference read as type lt.
 func (r *rewriter) column(c expr.Column, lt leafType) string {
+	if f := r.sp.froms[c.Source]; f.derived != nil {
+		// A column of a WITH query or derived table: its query computed
+		// the value already. One its query reads as text, which this
+		// statement uses as a number, is cast (its N's digits).
+		s := r.qualifier(c.Source) + r.quoteIdent(c.Path[0].Name)
+		if q := r.queries[f.named]; q != nil && lt == leafN {
+			if j := slices.Index(f.derived.columns, c.Path[0].Name); j >= 0 && j < len(q.types) && q.types[j] == leafText {
+				return "TRY_CAST(" + s + " AS " + r.decimal() + ")"
+			}
+		}
+		return s
+	}
 	switch r.d.Source {
 	case SourceIon:
 		return r.ionColumn(c, lt)
@@ -210,3 +223,9 @@ func (r *dialectOut) isPartition(name string) bool {
 
 // keyPath is the path of a top-level attribute.
 func keyPath(name string) value.Path { return value.Path{{Name: name}} }
+
+// wrapped reports whether c reads a DynamoDB JSON export's type-wrappers
+// (not a Parquet or Ion column, nor a named query's computed column).
+func (r *rewriter) wrapped(c expr.Column) bool {
+	return r.d.Source == SourceJSON && r.sp.froms[c.Source].derived == nil
+}

@@ -13,6 +13,9 @@ import (
 func (r *rewriter) expr(e expr.Expr) (string, error) {
 	switch x := e.(type) {
 	case expr.Column:
+		if err := r.derivedPath(x); err != nil {
+			return "", err
+		}
 		return r.column(x, r.types.column(x)), nil
 	case expr.Literal:
 		return r.literal(x.Value)
@@ -138,7 +141,7 @@ func (r *rewriter) like(x expr.Like) (string, error) {
 // isNull is true for a missing attribute and for DynamoDB's NULL.
 func (r *rewriter) isNull(x expr.IsNull) (string, error) {
 	var s string
-	if c, ok := x.X.(expr.Column); ok && r.d.Source == SourceJSON {
+	if c, ok := x.X.(expr.Column); ok && r.wrapped(c) {
 		v := r.valueOf(c)
 		s = "(" + v + " IS NULL OR " + r.wrapper(c, "NULL") + ")"
 		s = "COALESCE(" + s + ", FALSE)"
@@ -211,7 +214,7 @@ func (r *rewriter) aggregate(x expr.Aggregate) (string, error) {
 	if x.Arg == nil {
 		return fn + "(*)", nil
 	}
-	if c, ok := x.Arg.(expr.Column); ok && (x.Func == "min" || x.Func == "max") && r.types.column(c) == leafText && r.d.Source == SourceJSON {
+	if c, ok := x.Arg.(expr.Column); ok && (x.Func == "min" || x.Func == "max") && r.types.column(c) == leafText && r.wrapped(c) {
 		return r.untypedMinMax(x.Func, c, ""), nil
 	}
 	s, err := r.expr(x.Arg)
@@ -265,7 +268,7 @@ func (r *rewriter) orderKeys(e expr.Expr, desc, nullsFirst, expand bool) ([]stri
 		dir += " NULLS LAST"
 	}
 	k := SortKey{Expr: e, Desc: desc}
-	if c, ok := k.Expr.(expr.Column); ok && r.types.column(c) == leafText && r.d.Source == SourceJSON && expand {
+	if c, ok := k.Expr.(expr.Column); ok && r.types.column(c) == leafText && r.wrapped(c) && expand {
 		b, n, s := r.wrapper(c, "BOOL"), r.wrapper(c, "N"), r.wrapper(c, "S")
 		rank := "CASE WHEN " + b + " IS NOT NULL THEN 1 WHEN " + n + " IS NOT NULL THEN 2 WHEN " + s + " IS NOT NULL THEN 3 END"
 		keys := []string{rank, b, "CAST(" + n + " AS " + r.decimal() + ")", s}
@@ -336,7 +339,7 @@ func (r *rewriter) window(w expr.Window) (string, error) {
 		spec = append(spec, w.Frame.String())
 	}
 	over := " OVER (" + strings.Join(spec, " ") + ")"
-	if c, ok := firstColumn(w.Args); ok && (w.Func == "min" || w.Func == "max") && r.types.column(c) == leafText && r.d.Source == SourceJSON {
+	if c, ok := firstColumn(w.Args); ok && (w.Func == "min" || w.Func == "max") && r.types.column(c) == leafText && r.wrapped(c) {
 		return r.untypedMinMax(w.Func, c, over), nil
 	}
 	out := call + over
@@ -352,4 +355,14 @@ func firstColumn(es []expr.Expr) (expr.Column, bool) {
 	}
 	c, ok := es[0].(expr.Column)
 	return c, ok
+}
+
+// derivedPath refuses a document path into a named query's column, which
+// holds a computed value with no type-wrappers to follow.
+func (r *rewriter) derivedPath(c expr.Column) error {
+	if r.sp.froms[c.Source].derived != nil && len(c.Path) > 1 {
+		return r.d.refuse("the document path %s into a column of %s", c.Path.Plain(), r.sp.froms[c.Source].alias).
+			Hintf("select the path inside the WITH query or derived table instead")
+	}
+	return nil
 }

@@ -123,7 +123,10 @@ func (r *rewriter) documentFunc(x expr.Func) (string, error) {
 	if !ok {
 		return "", r.d.refuse("%s() of an expression: give it an attribute", x.Name)
 	}
-	if r.d.Source != SourceJSON {
+	if err := r.derivedPath(c); err != nil {
+		return "", err
+	}
+	if !r.wrapped(c) {
 		switch x.Name {
 		case "attribute_exists":
 			return "(" + r.column(c, r.types.column(c)) + " IS NOT NULL)", nil

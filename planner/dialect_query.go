@@ -14,15 +14,19 @@ import (
 // the compound's ORDER BY (by output position) and LIMIT. It returns the
 // output column names (the first member's).
 func (o *dialectOut) statement(ctx context.Context, cat Catalog, sel *parser.Select, opts Options) (string, []string, error) {
-	if len(sel.Derived) > 0 {
-		return "", nil, o.d.refuse("a derived table (a SELECT in FROM)")
-	}
 	q := sel.Query
 	if q == nil {
+		if err := o.deriveds(ctx, cat, sel, opts); err != nil {
+			return "", nil, err
+		}
 		return o.selectText(ctx, cat, sel, opts)
 	}
+	with := ""
 	if len(q.With) > 0 {
-		return "", nil, o.d.refuse("WITH")
+		var err error
+		if with, err = o.withText(ctx, cat, q.With, opts); err != nil {
+			return "", nil, err
+		}
 	}
 	outer := o.untypedOut
 	o.untypedOut = nil
@@ -38,10 +42,10 @@ func (o *dialectOut) statement(ctx context.Context, cat Catalog, sel *parser.Sel
 		}
 	}
 	if _, compound := q.Body.(*parser.SetOp); !compound {
-		return body, cols, nil
+		return with + body, cols, nil
 	}
 	var sb strings.Builder
-	sb.WriteString(body)
+	sb.WriteString(with + body)
 	if len(q.OrderBy) > 0 {
 		keys := make([]string, len(q.OrderBy))
 		for i, it := range q.OrderBy {
@@ -113,3 +117,70 @@ func (o *dialectOut) queryExpr(ctx context.Context, cat Catalog, e parser.QueryE
 }
 
 func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n ") }
+
+// namedQuery is a WITH query or derived table of the statement.
+type namedQuery struct {
+	cte   parser.CTE
+	types []leafType // of its columns, once rendered
+	text  string     // its rendered body (derived tables: rendered where used)
+}
+
+// withText renders a WITH list.
+func (o *dialectOut) withText(ctx context.Context, cat Catalog, with []parser.CTE, opts Options) (string, error) {
+	parts := make([]string, len(with))
+	for i, cte := range with {
+		nq := &namedQuery{cte: cte}
+		o.queries[cte.Name] = nq
+		text, _, err := o.statement(ctx, cat, cte.Body, opts)
+		if err != nil {
+			return "", err
+		}
+		nq.types = o.lastTypes
+		head := o.quoteIdent(cte.Name)
+		if len(cte.Columns) > 0 {
+			head += "(" + o.identList(cte.Columns) + ")"
+		}
+		parts[i] = head + " AS (\n  " + strings.ReplaceAll(text, "\n", "\n  ") + "\n)"
+	}
+	return "WITH " + strings.Join(parts, ",\n") + "\n", nil
+}
+
+func (o *dialectOut) identList(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = o.quoteIdent(n)
+	}
+	return strings.Join(out, ", ")
+}
+
+// namedRef is a FROM item that reads a WITH query (by name) or a derived
+// table (its query in parentheses), under its alias.
+func (r *rewriter) namedRef(f fromItem) string {
+	nq := r.queries[f.named]
+	if nq == nil || !nq.cte.Derived {
+		if f.alias == f.named {
+			return r.quoteIdent(f.named)
+		}
+		return r.quoteIdent(f.named) + " AS " + r.quoteIdent(f.alias)
+	}
+	ref := "(\n  " + strings.ReplaceAll(nq.text, "\n", "\n  ") + "\n) AS " + r.quoteIdent(f.alias)
+	if len(nq.cte.Columns) > 0 {
+		ref += "(" + r.identList(nq.cte.Columns) + ")"
+	}
+	return ref
+}
+
+// deriveds renders the derived tables of a SELECT before it is bound, so
+// their columns' types are known when the SELECT's references are typed.
+func (o *dialectOut) deriveds(ctx context.Context, cat Catalog, sel *parser.Select, opts Options) error {
+	for _, cte := range sel.Derived {
+		nq := &namedQuery{cte: cte}
+		text, _, err := o.statement(ctx, cat, cte.Body, opts)
+		if err != nil {
+			return err
+		}
+		nq.text, nq.types = text, o.lastTypes
+		o.queries[cte.Name] = nq
+	}
+	return nil
+}

@@ -49,8 +49,10 @@ func (o *dialectOut) selectText(ctx context.Context, cat Catalog, sel *parser.Se
 		return "", nil, err
 	}
 	names := make([]string, len(sp.items))
+	o.lastTypes = make([]leafType, len(sp.items))
 	for i, it := range sp.items {
 		names[i] = it.name
+		o.lastTypes[i] = r.types.typeOf(it.expr)
 		if c, ok := it.expr.(expr.Column); ok && r.types.column(c) == leafText && o.d.Source == SourceJSON {
 			// Read as text: a compound's ORDER BY would sort it as text,
 			// not in ddbsql's order of values.
@@ -71,9 +73,6 @@ func (r *rewriter) check() error {
 		return r.d.refuse("UNNEST")
 	}
 	for _, f := range sp.froms {
-		if f.derived != nil {
-			return r.d.refuse("a FROM item that names a WITH query or derived table (%s)", f.alias)
-		}
 		if f.hint.explicit && len(f.hint.names) == 1 && f.hint.names[0] != "" {
 			// FROM t.i reads the index: its items are those with the
 			// index's keys, which the export does not mark.
@@ -237,6 +236,9 @@ func (r *rewriter) exprs(es []expr.Expr) ([]string, error) {
 // tableRef is FROM item i as the rewritten FROM names it.
 func (r *rewriter) tableRef(i int) string {
 	f := r.sp.froms[i]
+	if f.derived != nil {
+		return r.namedRef(f)
+	}
 	name := r.tableName(f.table.Name)
 	if r.multi() || f.alias != f.table.Name {
 		return name + " AS " + r.quoteIdent(f.alias)
@@ -324,6 +326,9 @@ func (r *dialectOut) note(format string, args ...any) {
 // their declared types, so every table declares at least one column.
 func (r *rewriter) declareKeys() {
 	for i, f := range r.sp.froms {
+		if f.derived != nil {
+			continue
+		}
 		for _, k := range f.table.KeyNames() {
 			c := expr.Column{Source: i, Path: keyPath(k)}
 			lt := r.types.column(c)

@@ -42,6 +42,16 @@ func (t *typing) column(c expr.Column) leafType { return t.of[keyOf(c)] }
 func (r *rewriter) inferTypes() {
 	t := &typing{of: map[colKey]leafType{}}
 	for i, f := range r.sp.froms {
+		if f.derived != nil {
+			for j, col := range f.derived.columns {
+				// A column its query reads as text stays open to the
+				// type this statement gives it (column casts it).
+				if q := r.queries[f.named]; q != nil && j < len(q.types) && q.types[j] != leafText {
+					t.of[colKey{i, keyPath(col).String()}] = q.types[j]
+				}
+			}
+			continue
+		}
 		for _, k := range keyAttrs(f.table) {
 			lt := leafS
 			switch k.Type {
