@@ -167,6 +167,8 @@ type rewriter struct {
 	types *typing
 	// lastNode is the node valueOf reached.
 	lastNode *ddlNode
+	// subqs are the statement's subqueries, rendered.
+	subqs map[*expr.SubqueryResult]*subqueryText
 }
 
 func (r *dialectOut) athena() bool { return r.d.Dialect == parser.DialectAthena }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"encoding/base64"
 	"strconv"
 	"strings"
 
@@ -69,7 +70,7 @@ func (r *rewriter) expr(e expr.Expr) (string, error) {
 	case expr.Window:
 		return r.window(x)
 	case expr.Subquery:
-		return "", r.d.refuse("a subquery (%s)", x.String())
+		return r.subqueryExpr(x)
 	}
 	return "", r.d.refuse("the expression %s", e)
 }
@@ -97,8 +98,14 @@ func (r *rewriter) literal(v value.Value) (string, error) {
 			return "CAST(" + sqlString(t) + " AS " + r.decimal() + ")", nil
 		}
 		return t, nil
+	case value.Binary:
+		// The export writes a B as base64 text, which is what the
+		// rewrite reads from the B wrapper: equal bytes, equal text.
+		if r.d.Source == SourceJSON {
+			return sqlString(base64.StdEncoding.EncodeToString(v.Bytes())), nil
+		}
 	}
-	return "", r.d.refuse("the %s literal %v", v.Kind(), v)
+	return "", r.d.refuse("a %s literal over a %s source", v.Kind(), r.d.Source)
 }
 
 func (r *rewriter) binary(x expr.Binary) (string, error) {

@@ -135,3 +135,43 @@ func readDialectCases(t *testing.T, file string) []goldenCase {
 	}
 	return cases
 }
+
+// TestDialectsOverPlanCorpus rewrites every statement of the plan golden
+// files (testdata/plans) for both engines: each gives a rewrite or a
+// plan-phase error with a code, never a panic or another kind of error.
+func TestDialectsOverPlanCorpus(t *testing.T) {
+	n, rewritten := 0, 0
+	for _, file := range goldenFiles(t) {
+		cats := newGoldenCatalogs()
+		datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) string {
+			if d.Cmd == "create-table" {
+				if _, err := cats.declare(d); err != nil {
+					t.Fatalf("%s: %v", d.Pos, err)
+				}
+				return d.Expected
+			}
+			for _, piece := range parser.Split(d.Input) {
+				for _, dialect := range []string{parser.DialectAthena, parser.DialectDuckDB} {
+					out := dialectText(cats.forCase(d), piece.Text, planner.DialectOptions{}, dialect)
+					n++
+					switch {
+					case strings.HasPrefix(out, "error parse: "), strings.HasPrefix(out, "error: not a SELECT"):
+					case strings.HasPrefix(out, "error: "):
+						t.Errorf("%s: %s: %s", d.Pos, piece.Text, out)
+					case !strings.HasPrefix(out, "error "):
+						rewritten++
+					default:
+						if testing.Verbose() {
+							t.Logf("refused: %s", strings.SplitN(out, "\n", 2)[0])
+						}
+					}
+				}
+			}
+			return d.Expected
+		})
+	}
+	if rewritten < n/3 {
+		t.Errorf("only %d of %d rewrites succeeded", rewritten, n)
+	}
+	t.Logf("%d of %d statements rewritten", rewritten, n)
+}

@@ -19,7 +19,7 @@ func (o *dialectOut) statement(ctx context.Context, cat Catalog, sel *parser.Sel
 		if err := o.deriveds(ctx, cat, sel, opts); err != nil {
 			return "", nil, err
 		}
-		return o.selectText(ctx, cat, sel, opts)
+		return o.selectText(ctx, cat, selectInput(sel), opts)
 	}
 	with := ""
 	if len(q.With) > 0 {

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/planner/expr"
 )
 
@@ -30,8 +29,8 @@ func (o *dialectOut) assemble(query string) string {
 
 // selectText binds one SELECT and renders it; it returns its output
 // column names too.
-func (o *dialectOut) selectText(ctx context.Context, cat Catalog, sel *parser.Select, opts Options) (string, []string, error) {
-	sp, err := bindOnly(ctx, cat, selectInput(sel), opts)
+func (o *dialectOut) selectText(ctx context.Context, cat Catalog, in SelectInput, opts Options) (string, []string, error) {
+	sp, err := bindOnly(ctx, cat, in, opts)
 	if err != nil {
 		return "", nil, err
 	}
@@ -218,7 +217,11 @@ func bare(s string) string {
 			}
 		}
 	}
-	return s[1 : len(s)-1]
+	inner := s[1 : len(s)-1]
+	if strings.HasPrefix(inner, "SELECT ") || strings.HasPrefix(inner, "WITH ") {
+		return s // a subquery keeps its parentheses
+	}
+	return inner
 }
 
 func (r *rewriter) exprs(es []expr.Expr) ([]string, error) {

@@ -25,6 +25,8 @@ const (
 // and path (value.Path.String, so tags[0] and tags[1] are apart).
 type typing struct {
 	of map[colKey]leafType
+	// subquery types the value a subquery yields (nil: unknown).
+	subquery func(expr.Subquery) leafType
 }
 
 type colKey struct {
@@ -40,7 +42,7 @@ func (t *typing) column(c expr.Column) leafType { return t.of[keyOf(c)] }
 // from the catalog, then what the expressions show, repeated until nothing
 // changes so that a = b passes a type from one column to the other.
 func (r *rewriter) inferTypes() {
-	t := &typing{of: map[colKey]leafType{}}
+	t := &typing{of: map[colKey]leafType{}, subquery: func(x expr.Subquery) leafType { return r.subquery(x).typ }}
 	for i, f := range r.sp.froms {
 		if f.derived != nil {
 			for j, col := range f.derived.columns {
@@ -155,6 +157,13 @@ func (t *typing) typeOf(e expr.Expr) leafType {
 		if x.Arg != nil {
 			return t.typeOf(x.Arg)
 		}
+	case expr.Subquery:
+		if x.Kind == expr.SubqueryScalar && t.subquery != nil {
+			return t.subquery(x)
+		}
+		if x.Kind != expr.SubqueryScalar {
+			return leafBool
+		}
 	case expr.Window:
 		switch x.Func {
 		case "row_number", "rank", "dense_rank", "ntile", "count", "sum", "avg":
@@ -248,6 +257,10 @@ func (t *typing) visit(e expr.Expr) bool {
 	case expr.Aggregate:
 		if x.Func == "sum" || x.Func == "avg" {
 			return t.want(x.Arg, leafN)
+		}
+	case expr.Subquery:
+		if x.Kind == expr.SubqueryIn && t.subquery != nil {
+			return t.want(x.X, t.subquery(x))
 		}
 	case expr.Window:
 		if (x.Func == "sum" || x.Func == "avg") && len(x.Args) > 0 {

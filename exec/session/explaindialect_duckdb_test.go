@@ -50,6 +50,8 @@ var dialectCorpus = map[string][]string{
 		"SELECT c.PK AS pk, c.name AS name, COUNT(o.SK) AS n, SUM(o.total) AS spent FROM customers c LEFT JOIN orders o ON o.PK = c.PK GROUP BY c.PK, c.name",
 		"SELECT SK, if(flag, 'yes', 'no') AS f, nullif(currency, 'USD') AS cur, greatest(qty, 3) AS g, round(total) AS r, abs(total - 100) AS a FROM orders WHERE PK IN ('CUST#1', 'CUST#2')",
 		"SELECT COUNT(*) AS n FROM orders",
+		"SELECT SK, total FROM orders WHERE total > (SELECT AVG(total) FROM orders WHERE status = 'paid') AND PK IN (SELECT PK FROM customers WHERE tier = 'gold') AND EXISTS (SELECT 1 FROM orders WHERE status = 'cancelled')",
+		"SELECT PK, (SELECT MAX(total) FROM orders) AS top FROM customers WHERE PK NOT IN (SELECT PK FROM orders WHERE qty > 3) AND NOT EXISTS (SELECT 1 FROM customers WHERE tier = 'platinum')",
 		"WITH paid AS (SELECT PK, total FROM orders WHERE status = 'paid'), big(pk, n) AS (SELECT PK, COUNT(*) FROM paid GROUP BY PK) SELECT p.PK, p.total, b.n FROM paid p JOIN big b ON p.PK = b.pk WHERE b.n > 1 AND p.total > 10",
 		"SELECT d.status, d.n FROM (SELECT status, COUNT(*) AS n, SUM(total) AS t FROM orders GROUP BY status) AS d WHERE d.n > 3 ORDER BY d.n DESC, d.status",
 		"SELECT d.c AS city, d.q FROM (SELECT address.city, SUM(qty) FROM orders WHERE currency = 'EUR' GROUP BY address.city) AS d(c, q) WHERE d.q >= 10",
