@@ -84,6 +84,8 @@ func (r *rewriter) call(x expr.Func) (string, error) {
 			name = "length"
 		}
 		return name + "(" + strings.Join(args, ", ") + ")", nil
+	case "date_trunc", "date_part", "date_add", "date_diff", "from_unixtime", "date_format":
+		return r.dateFunc(x)
 	case "item_size":
 		return "", r.d.refuse("item_size(): the export holds the items' JSON, not DynamoDB's size of each")
 	}
