@@ -74,7 +74,7 @@ func (sp *selectPlanner) fromItemFor(ate *sqlparser.AliasedTableExpr) (fromItem,
 		}
 		node = &CTEScan{CTE: d.mat, Alias: alias, Source: len(sp.froms)}
 	}
-	return fromItem{table: &TableDef{Name: alias}, alias: alias, derived: &derivedFrom{node: node, columns: d.outCols, keys: d.plan.KeyColumns}}, nil
+	return fromItem{table: &TableDef{Name: alias}, alias: alias, named: d.name, derived: &derivedFrom{node: node, columns: d.outCols, keys: d.plan.KeyColumns}}, nil
 }
 
 // planOnce plans the body of a named query, the first time it is read.

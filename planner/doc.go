@@ -143,6 +143,17 @@
 //     (a branch of a union), it is read whole instead, under the Scan rule.
 //   - Errors are *diag.Error of phase plan with a stable Code; the error
 //     of a refused Scan has a *ScanNeeded cause (what the Scan would read).
+//   - EXPLAIN ATHENA and EXPLAIN DUCKDB (ExplainDialect, dialect*.go)
+//     rewrite a SELECT for another engine over the tables' exports. They
+//     bind the statement exactly as PlanSelect does (bindOnly) and render
+//     the bound expressions, never the input text, so names, paths,
+//     aliases and functions mean what they mean to ddbsql; no read is
+//     chosen. Each column reference reads one DynamoDB type, inferred from
+//     the statement (dialect_types.go: key types, literals, arithmetic,
+//     function parameters, CAST), else its text; the DDL declares exactly
+//     the attributes, members, list elements and type-wrappers the
+//     rendering used (dialect_columns.go). What does not translate is an
+//     unsupported error naming the construct, never a different statement.
 //   - A double-quoted name is a name, never a string, even where a value
 //     usually goes (status = "open"); when it is no key attribute of the
 //     tables read, the planner says so in the error's hint if planning

@@ -18,6 +18,7 @@ type fromItem struct {
 	alias   string
 	hint    indexHint
 	derived *derivedFrom
+	named   string // the named query's name (synthetic for a derived table)
 }
 
 // ErrNotFound is returned (wrapped) by Catalog.Table for a table that does not exist.

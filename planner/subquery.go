@@ -34,6 +34,9 @@ type subqueries struct {
 	// (subquery_semijoin.go).
 	semis []pendingSemiJoin
 	notes []string
+	// selects are the SELECTs of the uncorrelated subqueries, by their
+	// results, which EXPLAIN ATHENA/DUCKDB rewrite (dialect_subquery.go).
+	selects map[*expr.SubqueryResult]*sqlparser.Select
 }
 
 // plan plans the subquery written as sq for an expression of kind; b is
@@ -86,6 +89,12 @@ func (s *subqueries) plan(b *binder, sq *sqlparser.Subquery, kind expr.SubqueryK
 	read := &SubqueryRead{Number: len(s.planned) + len(s.semis) + 1, Kind: kind, SQL: sqlparser.String(sq),
 		Keys: len(dec.outer), Root: p.Root, Result: &expr.SubqueryResult{}, Empty: dec.empty}
 	s.planned = append(s.planned, read)
+	if len(dec.outer) == 0 {
+		if s.selects == nil {
+			s.selects = map[*expr.SubqueryResult]*sqlparser.Select{}
+		}
+		s.selects[read.Result] = dec.sel
+	}
 	return read, outer, nil
 }
 

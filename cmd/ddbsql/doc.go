@@ -4,7 +4,10 @@
 // Phase: the entry point. It parses flags (with defaults from the settings
 // file, settings.go), builds the connection (AWS
 // configuration chain, --endpoint-url, or the in-process backend for --demo
-// and --data) and a session, and maps outcomes to exit statuses.
+// and --data) and a session, and maps outcomes to exit statuses. The
+// flags of EXPLAIN ATHENA/DUCKDB (--export-location, --athena-source,
+// --decimal-scale; exportflags.go) become the session's Config.Export,
+// with each --data TABLE=DIR export folder as DuckDB's default location.
 //
 // Invariants: exit status 0 on success, 1 when a statement fails, 2 for bad
 // usage, 128+signal when SIGINT or SIGTERM stopped a script (a process

@@ -54,9 +54,10 @@ type config struct {
 	readPrice   float64
 	demo        bool
 	data        dataFlags
-	load        loadFlags // --load TABLE=PATH
-	checkpoint  string    // --checkpoint FILE
-	asOf        time.Time // --as-of (zero: the last window)
+	load        loadFlags   // --load TABLE=PATH
+	checkpoint  string      // --checkpoint FILE
+	asOf        time.Time   // --as-of (zero: the last window)
+	dialect     exportFlags // EXPLAIN ATHENA / DUCKDB
 	version     bool
 	help        bool
 	noColor     bool
@@ -103,6 +104,9 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.Var(loadFlag{&cfg.load}, "load", "write every item of a file of DynamoDB-JSON items, an export folder or a CSV file into DynamoDB table TABLE with BatchWriteItem, resumably (`TABLE=PATH`, repeatable); see the README's Bulk load")
 	fs.StringVar(&cfg.checkpoint, "checkpoint", "", "checkpoint `FILE` of one --load (default: one per table and source in $XDG_STATE_HOME/ddbsql/load)")
 	fs.Var(asOfFlag{&cfg.asOf}, "as-of", "show the --data tables that have incremental exports as of the latest window boundary at or before `TIME` (ISO 8601, or Unix epoch seconds); the default is after the last window")
+	fs.Var(exportLocationFlag{&cfg.dialect}, "export-location", "where EXPLAIN ATHENA/DUCKDB find a table's export (`[TABLE=]LOCATION`, repeatable): s3://…/AWSDynamoDB/<id>/data/ for Athena, a path or glob of the files for DuckDB (default for DuckDB: the --data export folder)")
+	fs.Var(sourceFlag{&cfg.dialect}, "athena-source", "what EXPLAIN ATHENA/DUCKDB read: `json|ion|parquet` (a DYNAMODB_JSON export, an ION export, or ddbsql --format parquet output; default json)")
+	fs.Var(scaleFlag{&cfg.dialect}, "decimal-scale", decimalScaleUsage)
 	fs.BoolVar(&cfg.noColor, "no-color", false, "no colours in the REPL (also when NO_COLOR is set)")
 	fs.StringVar(&cfg.configPath, "config", "", "settings `file` (default: $DDBSQL_CONFIG, else $XDG_CONFIG_HOME/ddbsql/config.toml or ~/.config/ddbsql/config.toml; \"\" for none)")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
@@ -140,6 +144,8 @@ Statements (separate several with ;):
   SELECT … FROM ` + "`t`.`i`" + ` …             read index i itself
   EXPLAIN SELECT …                    the plan and every request, nothing read
   EXPLAIN ANALYZE SELECT …            run it; actual requests, items, RCU, time
+  EXPLAIN ATHENA|DUCKDB SELECT …      the tables' DDL over their exports and the
+                                      statement in Athena's or DuckDB's SQL
   DESCRIBE t                          keys, indexes, item count and size
                                       (also DESC t, EXPLAIN t)
   SHOW TABLES                         the tables

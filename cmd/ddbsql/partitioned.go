@@ -10,7 +10,9 @@ import (
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/exec/partition"
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/parser/diag"
+	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/repl"
 )
 
@@ -47,11 +49,18 @@ func (f partitionFlag) Set(v string) error {
 }
 
 // checkPartitioned refuses --partition-by where it cannot write: it needs
-// --format parquet and --output DIR.
+// --format parquet and --output DIR, unless it only describes an existing
+// layout to EXPLAIN ATHENA/DUCKDB (--athena-source parquet), which
+// describesLayout checks once the statements are known.
 func checkPartitioned(cfg *config) error {
-	if len(cfg.partitionBy) == 0 {
+	if len(cfg.partitionBy) == 0 || (cfg.output == "" && cfg.dialect.source == planner.SourceParquet) {
 		return nil
 	}
+	return checkPartitionedWrite(cfg)
+}
+
+// checkPartitionedWrite is what writing a partitioned layout needs.
+func checkPartitionedWrite(cfg *config) error {
 	if !strings.EqualFold(strings.TrimSpace(cfg.format), "parquet") {
 		return fmt.Errorf("--partition-by writes a directory of Parquet files and needs --format parquet (not %s)", strings.ToLower(cfg.format))
 	}
@@ -59,6 +68,29 @@ func checkPartitioned(cfg *config) error {
 		return fmt.Errorf("--partition-by writes a directory of Parquet files: give it with --output DIR (created if it does not exist)")
 	}
 	return nil
+}
+
+// describesLayout says whether --partition-by only names the partition
+// columns of an existing Parquet layout for EXPLAIN ATHENA/DUCKDB: no
+// --output, --athena-source parquet, and every statement an EXPLAIN ATHENA
+// or EXPLAIN DUCKDB (nothing is read or written). Otherwise it returns what
+// writing a layout needs, as an error.
+func describesLayout(cfg *config, script []repl.Script) (bool, error) {
+	if cfg.output != "" || cfg.dialect.source != planner.SourceParquet {
+		return false, nil
+	}
+	for _, s := range script {
+		stmts, err := parser.Parse(s.Text)
+		if err != nil {
+			return false, nil // the statement's own error is reported when it runs
+		}
+		for _, st := range stmts {
+			if e, ok := st.(*parser.Explain); !ok || e.Dialect == "" {
+				return false, fmt.Errorf("--partition-by without --output only describes a Parquet layout to EXPLAIN ATHENA and EXPLAIN DUCKDB; to write one, give --format parquet --output DIR")
+			}
+		}
+	}
+	return true, nil
 }
 
 // exportCheckpointed, when set (by tests), is called after each unit of a

@@ -113,3 +113,44 @@ func TestPartitionedDuckDB(t *testing.T) {
 		t.Errorf("DuckDB counts %v; want %d rows, %d with a category", c, len(want), len(want)-nulls)
 	}
 }
+
+// TestPartitionedExplainDuckDB: EXPLAIN DUCKDB with --athena-source parquet
+// and the --partition-by of a written layout declares its partitions, and
+// DuckDB running that text over the layout gets ddbsql's own result.
+func TestPartitionedExplainDuckDB(t *testing.T) {
+	items := writeItemsFile(t, partItems(200))
+	dir := filepath.Join(t.TempDir(), "out")
+	if r := partRun(t, items, "--format", "parquet", "-o", dir, "--partition-by", "grp", "-e", "SELECT * FROM tbl"); r.code != 0 {
+		t.Fatalf("export: exit %d: %s", r.code, r.err)
+	}
+	const sql = "SELECT grp, COUNT(*) AS n, SUM(price) AS total FROM tbl WHERE price > 10 GROUP BY grp ORDER BY grp"
+	own := partRun(t, items, "--format", "ndjson", "-e", sql)
+	if own.code != 0 {
+		t.Fatalf("ddbsql: %s", own.err)
+	}
+	want := ndjsonRows(t, own.out)
+	r := partRun(t, items, "--athena-source", "parquet", "--partition-by", "grp", "--export-location", "tbl="+dir+"/", "-e", "EXPLAIN DUCKDB "+sql)
+	if r.code != 0 {
+		t.Fatalf("EXPLAIN DUCKDB: exit %d: %s", r.code, r.err)
+	}
+	got := duckdbtest.QueryAll(t, strings.SplitAfter(strings.TrimSpace(r.out), ";\n"))
+	rows := got[len(got)-1]
+	if len(rows) != len(want) || len(want) != 3 {
+		t.Fatalf("DuckDB gave %v; ddbsql %v (from %s)", rows, want, r.out)
+	}
+	for i := range want {
+		for _, c := range []string{"grp", "n", "total"} {
+			if !duckSame(rows[i][c], want[i][c]) {
+				t.Errorf("row %d column %s: DuckDB %#v, ddbsql %#v\n%s", i, c, rows[i][c], want[i][c], r.out)
+			}
+		}
+	}
+	r = partRun(t, items, "--athena-source", "parquet", "--partition-by", "grp", "--export-location", "s3://b/tbl/", "-e", "EXPLAIN ATHENA "+sql)
+	if r.code != 0 || !strings.Contains(r.out, "PARTITIONED BY (grp string)") || !strings.Contains(r.out, "MSCK REPAIR TABLE tbl;") {
+		t.Errorf("EXPLAIN ATHENA does not declare the partitions: exit %d %s\n%s", r.code, r.err, r.out)
+	}
+	r = partRun(t, items, "--athena-source", "parquet", "--partition-by", "grp", "-e", "SELECT * FROM tbl")
+	if r.code != exitUsage || !strings.Contains(r.err, "--partition-by without --output only describes a Parquet layout") {
+		t.Errorf("a SELECT with a describing --partition-by: exit %d, %q", r.code, r.err)
+	}
+}

@@ -96,7 +96,19 @@ func execute(ctx context.Context, args []string, st streams) (int, error) {
 		fmt.Fprintf(st.err, "error: --format %s writes a binary file, which is not shown on a terminal\nhint: write it to a file with -o FILE (or redirect stdout)\n", strings.ToLower(cfg.format))
 		return exitUsage, nil
 	}
-	if len(cfg.partitionBy) > 0 {
+	describeOnly := false
+	if len(cfg.partitionBy) > 0 && !toREPL {
+		var err error
+		if describeOnly, err = describesLayout(cfg, script); err != nil {
+			return exitUsage, err
+		}
+		if !describeOnly {
+			if err := checkPartitionedWrite(cfg); err != nil {
+				return exitUsage, err
+			}
+		}
+	}
+	if len(cfg.partitionBy) > 0 && !describeOnly {
 		if toREPL {
 			return exitUsage, replPartitionError
 		}
@@ -268,7 +280,8 @@ func connect(ctx context.Context, cfg *config, st streams, eager bool) (*session
 	sc := session.Config{Format: strings.ToLower(cfg.format), Stats: session.StatsOff,
 		Plan:   planner.Options{AllowScan: cfg.allowScan, Consistent: cfg.consistent, Strict: cfg.strict, Segments: cfg.segments, Parallelism: runtime.NumCPU()},
 		MaxRCU: cfg.maxRCU, RateLimit: cfg.rateLimit, Timeout: cfg.timeout, ReadPrice: cfg.readPrice, Concurrency: cfg.concurrency, Raw: raw,
-		MemoryLimit: cfg.memoryLimit, TempDir: cfg.tempDir, SteerCollector: true, TableNotes: tableNotes}
+		MemoryLimit: cfg.memoryLimit, TempDir: cfg.tempDir, SteerCollector: true, TableNotes: tableNotes,
+		Export: cfg.dialect.dialectOptions(cfg.data.sources, cfg.partitionBy)}
 	if cfg.stats != "" {
 		sc.Stats = session.StatsMode(cfg.stats)
 	}

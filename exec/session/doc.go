@@ -37,6 +37,11 @@
 // the live heap plus the statement's budget before it runs, so the
 // process's memory follows --memory-limit rather than twice it.
 //
+// EXPLAIN ATHENA and EXPLAIN DUCKDB (explaindialect.go) print
+// planner.ExplainDialect's rewrite with Config.Export (where the exports
+// are, their form, the decimal scale); like EXPLAIN they read nothing but
+// the catalog.
+//
 // Imports: parser, planner and its leaves, and the exec packages below
 // this one (engine, dynamo, format, columnar, spill); cmd/ddbsql and repl import
 // it, no exec package does outside its tests. A session runs one statement

@@ -192,6 +192,9 @@ func (s *Session) runExplain(ctx context.Context, e *parser.Explain) error {
 	if e.Analyze {
 		return s.runAnalyze(ctx, e.Stmt)
 	}
+	if e.Dialect != "" {
+		return s.runExplainDialect(ctx, e)
+	}
 	// EXPLAIN sends no reads, so it shows a Scan plan even where running
 	// the statement would need --allow-scan, and says so.
 	explainer := *s

@@ -129,6 +129,10 @@ type Config struct {
 	// of the Format's (a partitioned Parquet export writes a directory,
 	// not a stream); it is given the writer options the session would use.
 	ResultWriter func(opt format.Options) (format.Writer, error)
+	// Export says where EXPLAIN ATHENA and EXPLAIN DUCKDB find the tables'
+	// exports (--export-location, --athena-source, --decimal-scale); its
+	// Dialect is set per statement.
+	Export planner.DialectOptions
 }
 
 // DefaultConfig is the configuration of a session made without flags:
