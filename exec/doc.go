@@ -14,6 +14,9 @@
 //     parallel segments and IN lists, merges by sort key, GetItem and
 //     BatchGetItem (UnprocessedKeys retried), the fast wire path, rate
 //     limiting, statistics and exec's error type.
+//   - exec/write runs INSERT, REPLACE, UPDATE and DELETE: the read through
+//     the engine, new images computed on the client, one conditional
+//     request per item, re-reads on conflicts.
 //   - exec/eval evaluates the planner's resolved expressions over a row.
 //   - exec/columnar maps DynamoDB values onto Arrow columns and back.
 //   - exec/format writes results (table, csv, tsv, json, ndjson, markdown;

@@ -6,7 +6,7 @@ import "github.com/xwb1989/sqlparser"
 type Span struct{ Start, End int }
 
 // Statement is one parsed statement: *Select, *Explain, *ShowTables,
-// *Describe or *ShowIndexes.
+// *Describe, *ShowIndexes, or a write: *Insert, *Update, *Delete.
 type Statement interface{ Span() Span }
 
 // Select is any SELECT statement; the planner decides which parts it supports.
@@ -46,11 +46,14 @@ type Select struct {
 	Derived []CTE
 }
 
-// Explain is EXPLAIN [ANALYZE] <select> (also DESCRIBE/DESC <select>).
+// Explain is EXPLAIN [ANALYZE] <select> (also DESCRIBE/DESC <select>),
+// or EXPLAIN <write> (Write set, Stmt nil).
 type Explain struct {
 	Analyze bool
 	Stmt    *Select
-	Loc     Span
+	// Write is the INSERT, REPLACE, UPDATE or DELETE explained.
+	Write Statement
+	Loc   Span
 }
 
 // ShowTables is SHOW TABLES.

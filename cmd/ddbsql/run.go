@@ -240,7 +240,7 @@ func connect(ctx context.Context, cfg *config, st streams, eager bool) (*session
 	}
 	sc := session.Config{Format: strings.ToLower(cfg.format), Stats: session.StatsOff,
 		Plan:   planner.Options{AllowScan: cfg.allowScan, Consistent: cfg.consistent, Strict: cfg.strict, Segments: cfg.segments, Parallelism: runtime.NumCPU()},
-		MaxRCU: cfg.maxRCU, RateLimit: cfg.rateLimit, Timeout: cfg.timeout, ReadPrice: cfg.readPrice, Concurrency: cfg.concurrency, Raw: raw,
+		MaxRCU: cfg.maxRCU, MaxWCU: cfg.maxWCU, DryRun: cfg.dryRun, ReadOnly: cfg.readOnly, RateLimit: cfg.rateLimit, Timeout: cfg.timeout, ReadPrice: cfg.readPrice, Concurrency: cfg.concurrency, Raw: raw,
 		MemoryLimit: cfg.memoryLimit, TempDir: cfg.tempDir, SteerCollector: true}
 	if cfg.stats != "" {
 		sc.Stats = session.StatsMode(cfg.stats)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
@@ -57,6 +58,11 @@ type Session struct {
 	// statsSink, when set, receives each statement's statistics instead of
 	// errOut (SetStatsSink).
 	statsSink func(StatementStats)
+	// warnedInMemory: the note that in-memory tables' changes end with
+	// the process was shown (once per session).
+	warnedInMemory bool
+	// beforeWrite, when set (tests), runs before each item's write.
+	beforeWrite func(ctx context.Context, key map[string]types.AttributeValue)
 }
 
 // DefaultReadPrice is DynamoDB's on-demand price per million read request
@@ -118,6 +124,14 @@ type Config struct {
 	// TempDir is where statements make their spill directories
 	// (--temp-dir; "": the system's temporary directory).
 	TempDir string
+	// DryRun runs the reads of write statements and reports the items
+	// they would change and the WCU, writing nothing (--dry-run).
+	DryRun bool
+	// MaxWCU, when positive, refuses write statements whose computed cost
+	// exceeds it and stops those whose consumed WCU passes it (--max-wcu).
+	MaxWCU float64
+	// ReadOnly refuses every write statement (--read-only).
+	ReadOnly bool
 	// ConfirmScan, when set, is asked before a statement that needs a Scan
 	// the options do not allow (the REPL asks the user); true plans it again
 	// with Scans allowed, for this statement only.
@@ -213,7 +227,15 @@ func (s *Session) dispatch(ctx context.Context, st parser.Statement) error {
 	case *parser.Select:
 		return s.runSelect(ctx, t)
 	case *parser.Explain:
+		if t.Write != nil {
+			if err := s.textOnly("EXPLAIN"); err != nil {
+				return err
+			}
+			return s.runExplainWrite(ctx, t.Write)
+		}
 		return s.runExplain(ctx, t)
+	case *parser.Insert, *parser.Update, *parser.Delete:
+		return s.runWrite(ctx, st)
 	case *parser.ShowTables:
 		return s.showTables(ctx)
 	case *parser.Describe:

@@ -1,0 +1,364 @@
+package write
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbsql/ddbsql/exec/dynamo"
+	"github.com/ddbsql/ddbsql/exec/engine"
+	"github.com/ddbsql/ddbsql/exec/eval"
+	"github.com/ddbsql/ddbsql/parser/diag"
+	"github.com/ddbsql/ddbsql/planner"
+	"github.com/ddbsql/ddbsql/planner/plural"
+	"github.com/ddbsql/ddbsql/planner/value"
+)
+
+// MaxConflictRetries bounds how often one item is re-read and written
+// again because someone else changed it in between.
+const MaxConflictRetries = 5
+
+// maxAttempts bounds the attempts of one request on throttling and
+// transient failures.
+const maxAttempts = 8
+
+// SampleKeys is how many keys a dry run and a partial failure list.
+const SampleKeys = 20
+
+// Env is what a write statement runs with.
+type Env struct {
+	// Engine runs the read (and carries the statement's statistics).
+	Engine *engine.Env
+	Client dynamo.ItemWriter
+	// DryRun reads and computes, and writes nothing.
+	DryRun bool
+	// MaxWCU, when positive, refuses a statement whose computed cost
+	// exceeds it and stops one whose consumed WCU passes it.
+	MaxWCU float64
+	// BeforeWrite, when set, is called before each item's first request
+	// (tests change the item there, as a concurrent writer would).
+	BeforeWrite func(ctx context.Context, key map[string]types.AttributeValue)
+}
+
+// Result is what a write statement did.
+type Result struct {
+	Kind  planner.WriteKind
+	Table string
+	// Keys are the items the statement matched (to insert, change or
+	// delete), in the order they were read; Written, Skipped and
+	// NotWritten partition them once the statement ends (a dry run writes
+	// none).
+	Keys       []string
+	Written    []string
+	Skipped    []string // changed by someone else so that the WHERE no longer holds, or gone
+	NotWritten []string
+	// EstimatedWCU is the computed cost: per item the larger of the old
+	// and new image, in 1 KB units.
+	EstimatedWCU float64
+	// WCU is what DynamoDB reported consumed, in total and by table and
+	// index ("table" or "table.index").
+	WCU        float64
+	WCUBy      map[string]float64
+	RereadRCU  float64
+	Requests   int
+	Conditions int // ConditionalCheckFailed responses
+	DryRun     bool
+}
+
+// Run executes a write plan.
+func Run(ctx context.Context, env *Env, wp *planner.WritePlan) (*Result, error) {
+	res := &Result{Kind: wp.Kind, Table: wp.Table.Name, WCUBy: map[string]float64{}, DryRun: env.DryRun}
+	targets, err := collect(ctx, env.Engine, wp)
+	if err != nil {
+		return res, err
+	}
+	for _, t := range targets {
+		res.Keys = append(res.Keys, t.keyText)
+		res.EstimatedWCU += t.units()
+	}
+	if env.MaxWCU > 0 && res.EstimatedWCU > env.MaxWCU {
+		return res, &diag.Error{Phase: diag.Execute, Code: diag.CodeBudget,
+			Msg:  fmt.Sprintf("this %s would consume %s WCU (%s), more than the --max-wcu budget of %s; nothing was written", wp.Kind, planner.FormatRCU(res.EstimatedWCU), plural.Of(len(targets), "item"), planner.FormatRCU(env.MaxWCU)),
+			Hint: "--dry-run lists the items; narrow the WHERE or raise --max-wcu"}
+	}
+	if env.DryRun {
+		res.NotWritten = res.Keys
+		return res, nil
+	}
+	for i, t := range targets {
+		if err := ctx.Err(); err != nil {
+			return res, partial(res, targets[i:], engine.DynamoError(wp.Kind.String(), err))
+		}
+		if env.Engine.Limiter != nil {
+			if err := env.Engine.Limiter.Wait(ctx); err != nil {
+				return res, partial(res, targets[i:], engine.DynamoError(wp.Kind.String(), err))
+			}
+		}
+		if env.BeforeWrite != nil {
+			env.BeforeWrite(ctx, t.key)
+		}
+		done, err := writeOne(ctx, env, wp, t, res)
+		if err != nil {
+			return res, partial(res, targets[i:], err)
+		}
+		if done {
+			res.Written = append(res.Written, t.keyText)
+		} else {
+			res.Skipped = append(res.Skipped, t.keyText)
+		}
+		if env.MaxWCU > 0 && res.WCU > env.MaxWCU && i+1 < len(targets) {
+			return res, partial(res, targets[i+1:], &diag.Error{Phase: diag.Execute, Code: diag.CodeBudget,
+				Msg: fmt.Sprintf("the statement consumed %s WCU, more than the --max-wcu budget of %s", planner.FormatRCU(res.WCU), planner.FormatRCU(env.MaxWCU))})
+		}
+	}
+	return res, nil
+}
+
+// writeOne writes one item, re-reading and retrying on conflicts. It
+// reports false when the item no longer matches (or no longer exists).
+func writeOne(ctx context.Context, env *Env, wp *planner.WritePlan, t *target, res *Result) (bool, error) {
+	for round := 0; ; round++ {
+		ambiguous, err := send(ctx, env, wp, t, res)
+		if err == nil {
+			return true, nil
+		}
+		var ccf *types.ConditionalCheckFailedException
+		if !errors.As(err, &ccf) {
+			return false, engine.DynamoError(opName(wp.Kind), err)
+		}
+		res.Conditions++
+		cur, err := reread(ctx, env, wp, t.key, res)
+		if err != nil {
+			return false, err
+		}
+		if ambiguous && isApplied(wp, t, cur) {
+			return true, nil // an earlier attempt was applied; the replay found its result
+		}
+		if wp.Kind == planner.WriteInsert {
+			return false, &diag.Error{Phase: diag.Execute, Code: diag.CodeItemExists,
+				Msg:  fmt.Sprintf("INSERT INTO %s: an item with the key %s already exists", wp.Table.Name, t.keyText),
+				Hint: "REPLACE INTO overwrites existing items; UPDATE changes them"}
+		}
+		if cur.Kind() != value.Map {
+			return false, nil // deleted by someone else since it was read
+		}
+		if wp.Opaque {
+			return false, nil
+		}
+		if wp.Where != nil {
+			tr, err := eval.Test(wp.Where, itemRow{item: cur, names: wp.Names})
+			if err != nil {
+				return false, evalErr(err, "the item "+t.keyText)
+			}
+			if tr != eval.True {
+				return false, nil
+			}
+		}
+		if round >= MaxConflictRetries {
+			return false, &diag.Error{Phase: diag.Execute, Code: diag.CodeDynamo,
+				Msg:  fmt.Sprintf("the item %s kept changing while %s wrote it (%d tries); it was not written", t.keyText, wp.Kind, round+1),
+				Hint: "run the statement again when the item is quiet"}
+		}
+		t.old = cur
+		if wp.Kind == planner.WriteUpdate {
+			nv, err := applySets(wp, cur)
+			if err != nil {
+				return false, evalErr(err, "the item "+t.keyText)
+			}
+			t.new = nv
+		}
+	}
+}
+
+// isApplied says whether cur is the image t's write makes.
+func isApplied(wp *planner.WritePlan, t *target, cur value.Value) bool {
+	if wp.Kind == planner.WriteDelete {
+		return cur.Kind() != value.Map
+	}
+	return cur.Kind() == value.Map && sameItem(cur, t.new)
+}
+
+func sameItem(a, b value.Value) bool {
+	set, remove := changes(a, b)
+	return len(set) == 0 && len(remove) == 0
+}
+
+func opName(k planner.WriteKind) string {
+	switch k {
+	case planner.WriteUpdate:
+		return "UpdateItem"
+	case planner.WriteDelete:
+		return "DeleteItem"
+	}
+	return "PutItem"
+}
+
+// noRetries turns the SDK's retries off for one write: this package
+// retries itself, so it knows when an attempt's outcome is unknown.
+func noRetries(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }
+
+var (
+	retryable = retry.IsErrorRetryables(retry.DefaultRetryables)
+	throttle  = retry.IsErrorThrottles(retry.DefaultThrottles)
+)
+
+// send sends t's request until it gets an answer, retrying throttling
+// and transient failures with backoff. ambiguous reports that an attempt
+// failed without saying whether it was applied (a reset connection, a
+// server error): a later failed condition may be that attempt's doing.
+func send(ctx context.Context, env *Env, wp *planner.WritePlan, t *target, res *Result) (ambiguous bool, err error) {
+	for attempt := 1; ; attempt++ {
+		var cc []types.ConsumedCapacity
+		var one *types.ConsumedCapacity
+		res.Requests++
+		switch wp.Kind {
+		case planner.WriteInsert, planner.WriteReplace:
+			in, berr := putInput(wp, t)
+			if berr != nil {
+				return ambiguous, berr
+			}
+			var out *dynamodb.PutItemOutput
+			if out, err = env.Client.PutItem(ctx, in, noRetries); err == nil {
+				one = out.ConsumedCapacity
+			}
+		case planner.WriteUpdate:
+			in, berr := updateInput(wp, t)
+			if berr != nil {
+				return ambiguous, berr
+			}
+			if in == nil {
+				res.Requests--
+				return ambiguous, nil // the new image is the old one
+			}
+			var out *dynamodb.UpdateItemOutput
+			if out, err = env.Client.UpdateItem(ctx, in, noRetries); err == nil {
+				one = out.ConsumedCapacity
+			}
+		case planner.WriteDelete:
+			in, berr := deleteInput(wp, t)
+			if berr != nil {
+				return ambiguous, berr
+			}
+			var out *dynamodb.DeleteItemOutput
+			if out, err = env.Client.DeleteItem(ctx, in, noRetries); err == nil {
+				one = out.ConsumedCapacity
+			}
+		}
+		if one != nil {
+			cc = append(cc, *one)
+		}
+		record(env, res, cc)
+		if err == nil {
+			return ambiguous, nil
+		}
+		var ccf *types.ConditionalCheckFailedException
+		if errors.As(err, &ccf) || ctx.Err() != nil || attempt >= maxAttempts {
+			return ambiguous, err
+		}
+		isThrottle := throttle.IsErrorThrottle(err) == aws.TrueTernary
+		if !isThrottle && retryable.IsErrorRetryable(err) != aws.TrueTernary {
+			return ambiguous, err
+		}
+		if !isThrottle {
+			ambiguous = true
+		}
+		d := time.Duration(25<<min(attempt, 7)) * time.Millisecond
+		select {
+		case <-ctx.Done():
+			return ambiguous, err
+		case <-time.After(d):
+		}
+	}
+}
+
+// record adds a response's consumed capacity to the result and books it
+// with the rate limiter.
+func record(env *Env, res *Result, cc []types.ConsumedCapacity) {
+	for _, c := range cc {
+		table := aws.ToString(c.TableName)
+		units := aws.ToFloat64(c.CapacityUnits)
+		res.WCU += units
+		if env.Engine.Limiter != nil {
+			env.Engine.Limiter.Book(units)
+		}
+		if c.Table != nil {
+			res.WCUBy[table] += aws.ToFloat64(c.Table.CapacityUnits)
+		} else if c.GlobalSecondaryIndexes == nil && c.LocalSecondaryIndexes == nil {
+			res.WCUBy[table] += units
+		}
+		for name, ix := range c.GlobalSecondaryIndexes {
+			res.WCUBy[table+"."+name] += aws.ToFloat64(ix.CapacityUnits)
+		}
+		for name, ix := range c.LocalSecondaryIndexes {
+			res.WCUBy[table+"."+name] += aws.ToFloat64(ix.CapacityUnits)
+		}
+	}
+}
+
+// reread reads an item again, strongly consistent, after its condition
+// failed.
+func reread(ctx context.Context, env *Env, wp *planner.WritePlan, key map[string]types.AttributeValue, res *Result) (value.Value, error) {
+	out, err := env.Client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(wp.Table.Name), Key: key,
+		ConsistentRead: aws.Bool(true), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+	if err != nil {
+		return value.Value{}, engine.DynamoError("GetItem", err)
+	}
+	if out.ConsumedCapacity != nil {
+		res.RereadRCU += aws.ToFloat64(out.ConsumedCapacity.CapacityUnits)
+	}
+	if out.Item == nil {
+		return value.MissingValue(), nil
+	}
+	v, err := value.FromItem(out.Item)
+	if err != nil {
+		return value.Value{}, engine.DynamoError("GetItem", err)
+	}
+	return v, nil
+}
+
+// partial turns a failure part-way into an error that says which items
+// were written and which were not (the first SampleKeys of each; Result
+// has them all).
+func partial(res *Result, rest []*target, cause error) error {
+	for _, t := range rest {
+		res.NotWritten = append(res.NotWritten, t.keyText)
+	}
+	if len(res.Written) == 0 && len(res.Skipped) == 0 {
+		return cause // nothing was written: the cause says it all
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s of %s stopped: %v. It is not atomic: %d of %d items were written", res.Kind, res.Table, short(cause), len(res.Written), len(res.Keys))
+	if len(res.Written) > 0 {
+		fmt.Fprintf(&sb, " (%s)", sample(res.Written))
+	}
+	fmt.Fprintf(&sb, "; %d were not (%s)", len(res.NotWritten), sample(res.NotWritten))
+	if len(res.Skipped) > 0 {
+		fmt.Fprintf(&sb, "; %d no longer matched and were left as they are (%s)", len(res.Skipped), sample(res.Skipped))
+	}
+	return &diag.Error{Phase: diag.Execute, Code: diag.CodePartialWrite, Msg: sb.String(), Cause: cause,
+		Hint: "--stats json lists every key written and not written; rerunning the statement writes only the items that still match"}
+}
+
+func short(err error) string {
+	var de *diag.Error
+	if errors.As(err, &de) {
+		return de.Msg
+	}
+	return err.Error()
+}
+
+func sample(keys []string) string {
+	n := min(len(keys), SampleKeys)
+	s := strings.Join(keys[:n], "; ")
+	if len(keys) > n {
+		s += fmt.Sprintf("; and %d more", len(keys)-n)
+	}
+	return s
+}
