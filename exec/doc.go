@@ -17,6 +17,10 @@
 //   - exec/write runs INSERT, REPLACE, UPDATE and DELETE: the read through
 //     the engine, new images computed on the client, one conditional
 //     request per item, re-reads on conflicts.
+//   - exec/batchwrite puts items into a table with BatchWriteItem
+//     (UnprocessedItems retried, every key not written named).
+//   - exec/bulkload is --load: a file's items written with the batch
+//     writer, resumable from a checkpoint, then read back by key.
 //   - exec/eval evaluates the planner's resolved expressions over a row.
 //   - exec/columnar maps DynamoDB values onto Arrow columns and back.
 //   - exec/format writes results (table, csv, tsv, json, ndjson, markdown;
@@ -24,6 +28,6 @@
 //   - exec/dynamo is the boundary with DynamoDB: the client, the catalog,
 //     connection settings, the in-process backend (memdb), the file loaders
 //     (offline) and the fast wire decoder (wire).
-//   - exec/memtest, exec/replay, exec/difftest and exec/dynamo/fixtures and
-//     dynalitetest exist for tests and benchmarks only.
+//   - exec/memtest, exec/replay, exec/difftest and exec/dynamo/fixtures,
+//     dynalitetest and faultproxy exist for tests and benchmarks only.
 package exec

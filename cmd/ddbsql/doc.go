@@ -19,6 +19,10 @@
 // editing message text; all scripts are parsed before any statement runs
 // (a file run by \i when it is reached).
 //
+// --load TABLE=PATH (load.go) runs exec/bulkload for each --load instead
+// of statements, prints what each wrote and checked, and exits 1 on the
+// first failure (its checkpoint lets the same command resume).
+//
 // Output: results go to stdout, or to -o/--output FILE (created or
 // truncated before any statement runs; a file that cannot be created is
 // bad usage), which scripts treat as if they began with \o FILE. Both are

@@ -55,6 +55,8 @@ type config struct {
 	readPrice   float64
 	demo        bool
 	data        dataFlags
+	load        loadFlags // --load TABLE=PATH
+	checkpoint  string    // --checkpoint FILE
 	version     bool
 	help        bool
 	noColor     bool
@@ -99,7 +101,9 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.Var(amountFlag{&cfg.readPrice, "0.125"}, "read-price", "on-demand `price` in USD per million read units, for the cost in --stats")
 	fs.BoolVar(&cfg.demo, "demo", false, "open the built-in demo tables in an in-process DynamoDB (no AWS account needed)")
 	fs.Var(dataFlag{&cfg.data}, "data", "load a DynamoDB export folder, a file of DynamoDB-JSON items or a NoSQL Workbench model into an in-process DynamoDB, read-only (`[name=]PATH`, repeatable); in name=PATH, name is the table's name, unless it holds a / or \\ (then all of it is the path)")
-	fs.Var(keyFlag{&cfg.data}, "key", "key attributes of the --data before it (`PK[,SK]`, types optional: PK:S,SK:N); a --key before any --data applies to every --data")
+	fs.Var(keyFlag{&cfg.data, &cfg.load}, "key", "key attributes of the --data or --load before it (`PK[,SK]`, types optional: PK:S,SK:N); a --key before any --data or --load applies to every one")
+	fs.Var(loadFlag{&cfg.load}, "load", "write every item of a file of DynamoDB-JSON items, an export folder or a CSV file into DynamoDB table TABLE with BatchWriteItem, resumably (`TABLE=PATH`, repeatable); see the README's Bulk load")
+	fs.StringVar(&cfg.checkpoint, "checkpoint", "", "checkpoint `FILE` of one --load (default: one per table and source in $XDG_STATE_HOME/ddbsql/load)")
 	fs.BoolVar(&cfg.noColor, "no-color", false, "no colours in the REPL (also when NO_COLOR is set)")
 	fs.StringVar(&cfg.configPath, "config", "", "settings `file` (default: $DDBSQL_CONFIG, else $XDG_CONFIG_HOME/ddbsql/config.toml or ~/.config/ddbsql/config.toml; \"\" for none)")
 	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
@@ -253,7 +257,11 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, bool) {
 		fmt.Fprintln(stderr, "error: --demo and --data query an in-process DynamoDB; they cannot be combined with --endpoint-url, --profile or --region")
 		return nil, exitUsage, false
 	}
-	if err := cfg.data.checkKeys(); err != nil {
+	if msg := checkLoad(cfg); msg != "" {
+		fmt.Fprintf(stderr, "error: %s\n", msg)
+		return nil, exitUsage, false
+	}
+	if err := cfg.data.checkKeys(); len(cfg.load.sources) == 0 && err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return nil, exitUsage, false
 	}

@@ -57,14 +57,21 @@ func (f dataFlag) Set(v string) error {
 	return nil
 }
 
-// keyFlag is the flag.Value of --key: it applies to the --data before it.
-type keyFlag struct{ d *dataFlags }
+// keyFlag is the flag.Value of --key: it applies to the --data (or
+// --load) before it.
+type keyFlag struct {
+	d *dataFlags
+	l *loadFlags
+}
 
 func (f keyFlag) String() string { return "" }
 
 func (f keyFlag) Set(v string) error {
 	n := len(f.d.sources)
 	keys, err := offline.ParseKeyFlag(v)
+	if err == nil && n == 0 && f.l != nil && len(f.l.sources) > 0 {
+		return f.l.setKey(v, keys)
+	}
 	if err != nil {
 		// ParseKeyFlag's error is located at `--key "v"`; keyError says
 		// which --data the key is for, so it takes the message alone.

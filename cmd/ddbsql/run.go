@@ -80,6 +80,10 @@ func execute(ctx context.Context, args []string, st streams) (int, error) {
 		fmt.Fprintf(st.out, "ddbsql %s\n", version)
 		return exitOK, nil
 	}
+	if len(cfg.load.sources) > 0 {
+		scriptMode.Store(true) // a second signal exits at once; the checkpoint is saved every second
+		return runLoads(ctx, cfg, st)
+	}
 	if len(cfg.exprs)+len(cfg.files) > 0 || !st.interactive {
 		scriptMode.Store(true)
 	}

@@ -51,13 +51,6 @@ func (l *RateLimiter) wait(ctx context.Context) error {
 	}
 }
 
-// Wait blocks until the next request may be sent (writes are paced with
-// the reads of the same limiter).
-func (l *RateLimiter) Wait(ctx context.Context) error { return l.wait(ctx) }
-
-// Book charges units a write consumed against the rate.
-func (l *RateLimiter) Book(units float64) { l.book(units) }
-
 // book charges consumed units against the rate.
 func (l *RateLimiter) book(units float64) {
 	if l == nil || units <= 0 {

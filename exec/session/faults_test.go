@@ -1,22 +1,13 @@
 package session_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"io"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,6 +17,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
+	"github.com/ddbsql/ddbsql/exec/dynamo/faultproxy"
 	"github.com/ddbsql/ddbsql/exec/dynamo/fixtures"
 	"github.com/ddbsql/ddbsql/exec/dynamo/wire"
 	"github.com/ddbsql/ddbsql/exec/session"
@@ -41,186 +33,20 @@ import (
 // result it has without faults, or with an error that says what had been
 // read and consumed: never with fewer rows presented as the result.
 
-type fault int
+// The proxy is exec/dynamo/faultproxy; these names keep the tests short.
+type fault = faultproxy.Fault
 
 const (
-	faultNone fault = iota
-	faultThrottling
-	faultProvisioned
-	faultServerError
-	faultReset
-	faultResetMidBody
-	faultStall
+	faultNone         = faultproxy.None
+	faultThrottling   = faultproxy.Throttling
+	faultProvisioned  = faultproxy.Provisioned
+	faultServerError  = faultproxy.ServerError
+	faultReset        = faultproxy.Reset
+	faultResetMidBody = faultproxy.ResetMidBody
+	faultStall        = faultproxy.Stall
 )
 
-var faultNames = map[fault]string{faultNone: "none", faultThrottling: "ThrottlingException",
-	faultProvisioned: "ProvisionedThroughputExceededException", faultServerError: "HTTP 500",
-	faultReset: "connection reset", faultResetMidBody: "reset mid-body", faultStall: "stall"}
-
-// faultProxy forwards requests to dynalite and fails some attempts. Which
-// attempt fails, and how, is a hash of the seed, the operation, the request
-// body and the SDK's attempt number: deterministic whatever the order in
-// which concurrent requests arrive.
-type faultProxy struct {
-	t      testing.TB
-	target string
-	prefix string // the tables' name prefix, left out of the hash
-	client *http.Client
-	seed   uint64
-	rate   float64 // share of attempts that fail
-	kinds  []fault
-	stall  time.Duration
-	// healthy lets this many requests through before faults start.
-	healthy int64
-
-	seen atomic.Int64
-	mu   sync.Mutex
-	hits map[fault]int
-}
-
-func newFaultProxy(t testing.TB, target, prefix string, seed uint64, rate float64, kinds ...fault) (*faultProxy, *httptest.Server) {
-	p := &faultProxy{t: t, target: target, prefix: prefix, client: &http.Client{Timeout: time.Minute}, seed: seed, rate: rate, kinds: kinds,
-		stall: 3 * time.Second, hits: map[fault]int{}}
-	srv := httptest.NewServer(p)
-	t.Cleanup(srv.Close)
-	return p, srv
-}
-
-func (p *faultProxy) choose(r *http.Request, body []byte) fault {
-	if p.seen.Add(1) <= p.healthy || p.rate == 0 || len(p.kinds) == 0 {
-		return faultNone
-	}
-	h := fnv.New64a()
-	// amz-sdk-request is "attempt=N; max=M" (plus a ttl= on retries).
-	attempt := attemptRE.FindString(r.Header.Get("Amz-Sdk-Request"))
-	fmt.Fprintf(h, "%d|%s|%s|", p.seed, r.Header.Get("X-Amz-Target"), attempt)
-	h.Write(bytes.ReplaceAll(canonicalJSON(body), []byte(p.prefix), nil))
-	sum := h.Sum64()
-	if float64(sum%1_000_000)/1_000_000 >= p.rate {
-		return faultNone
-	}
-	return p.kinds[(sum/1_000_000)%uint64(len(p.kinds))]
-}
-
-func (p *faultProxy) counts() map[fault]int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := map[fault]int{}
-	for k, v := range p.hits {
-		out[k] = v
-	}
-	return out
-}
-
-func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		return
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	f := faultNone
-	if strings.HasSuffix(r.Header.Get("X-Amz-Target"), "Item") || strings.Contains(r.Header.Get("X-Amz-Target"), "Query") ||
-		strings.Contains(r.Header.Get("X-Amz-Target"), "Scan") {
-		f = p.choose(r, body) // reads only: DescribeTable is left alone
-	}
-	p.mu.Lock()
-	p.hits[f]++
-	p.mu.Unlock()
-	switch f {
-	case faultNone:
-		p.forward(w, r, body)
-	case faultThrottling:
-		dynamoError(w, http.StatusBadRequest, "ThrottlingException", "Rate of requests exceeds the allowed throughput.")
-	case faultProvisioned:
-		dynamoError(w, http.StatusBadRequest, "ProvisionedThroughputExceededException",
-			"The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.")
-	case faultServerError:
-		dynamoError(w, http.StatusInternalServerError, "InternalServerError", "Internal server error")
-	case faultReset:
-		resetConn(w, nil)
-	case faultResetMidBody:
-		rec := httptest.NewRecorder()
-		p.forward(rec, r, body)
-		var head bytes.Buffer
-		resp := rec.Result()
-		fmt.Fprintf(&head, "HTTP/1.1 %d %s\r\n", resp.StatusCode, http.StatusText(resp.StatusCode))
-		_ = resp.Header.Write(&head)
-		fmt.Fprintf(&head, "\r\n")
-		b := rec.Body.Bytes()
-		head.Write(b[:len(b)/2])
-		resetConn(w, head.Bytes())
-	case faultStall:
-		select {
-		case <-time.After(p.stall):
-			p.forward(w, r, body)
-		case <-r.Context().Done():
-		}
-	}
-}
-
-// forward sends the request on to dynalite and copies the answer back. The
-// upstream request is not tied to the client's: a client that gives up (a
-// timeout, a cancelled segment) must not abort a request dynalite is still
-// answering, which makes the shared dynalite process exit.
-func (p *faultProxy) forward(w http.ResponseWriter, r *http.Request, body []byte) {
-	req, err := http.NewRequestWithContext(context.Background(), r.Method, p.target+r.URL.RequestURI(), bytes.NewReader(body))
-	if err != nil {
-		panic(err)
-	}
-	req.Header = r.Header.Clone()
-	resp, err := p.client.Do(req)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
-		return
-	}
-	defer resp.Body.Close()
-	for k, v := range resp.Header {
-		w.Header()[k] = v
-	}
-	w.WriteHeader(resp.StatusCode)
-	_, _ = io.Copy(w, resp.Body)
-}
-
-var attemptRE = regexp.MustCompile(`attempt=\d+`)
-
-// canonicalJSON re-encodes a request body with sorted object keys: the SDK
-// writes map members in Go's random map order.
-func canonicalJSON(body []byte) []byte {
-	var v any
-	if json.Unmarshal(body, &v) != nil {
-		return body
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		return body
-	}
-	return out
-}
-
-// dynamoError answers as DynamoDB does: a JSON body with __type.
-func dynamoError(w http.ResponseWriter, status int, typ, msg string) {
-	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-	w.Header().Set("X-Amzn-Requestid", "FAULTPROXY")
-	w.WriteHeader(status)
-	fmt.Fprintf(w, `{"__type":"com.amazonaws.dynamodb.v20120810#%s","message":%q}`, typ, msg)
-}
-
-// resetConn writes prefix (when any) and closes the connection with a TCP
-// reset.
-func resetConn(w http.ResponseWriter, prefix []byte) {
-	conn, buf, err := http.NewResponseController(w).Hijack()
-	if err != nil {
-		panic(err)
-	}
-	if len(prefix) > 0 {
-		_, _ = buf.Write(prefix)
-		_ = buf.Flush()
-	}
-	if tc, ok := conn.(*net.TCPConn); ok {
-		_ = tc.SetLinger(0)
-	}
-	_ = conn.Close()
-}
+var newFaultProxy = faultproxy.New
 
 // faultClient is a dynamo.Connect client pointed at the proxy. The backoff
 // between attempts is capped (throttling backoff starts at 1 s) and, when
@@ -353,7 +179,7 @@ func TestFaults(t *testing.T) {
 				failures++
 				t.Logf("%s (seed %d): %v", fs.name, seed, r.Error)
 			}
-			for k, v := range proxy.counts() {
+			for k, v := range proxy.Counts() {
 				total[k] += v
 			}
 		}
@@ -418,8 +244,8 @@ func TestFaults(t *testing.T) {
 	t.Run("a stall past --timeout fails with what was read", func(t *testing.T) {
 		fs := stmts[0]
 		proxy, srv := newFaultProxy(t, endpoint, prefix, 4000, 1, faultStall)
-		proxy.healthy = 2 // two pages, then the third stalls
-		proxy.stall = 10 * time.Second
+		proxy.Healthy = 2 // two pages, then the third stalls
+		proxy.Stall = 10 * time.Second
 		r := run(t, faultClient(t, srv.URL, 3, 0), func(cfg *session.Config) { fs.setup(cfg); cfg.Timeout = 1500 * time.Millisecond }, fs.sql)
 		if !checkOutcome(t, fs, want[fs.name], r) {
 			t.Fatal("the statement succeeded through a stall longer than --timeout")
@@ -445,14 +271,14 @@ func TestFaults(t *testing.T) {
 		}
 		for _, c := range cases {
 			for _, fs := range c.stmts {
-				t.Run(faultNames[c.kind]+"/"+fs.name, func(t *testing.T) {
+				t.Run(c.kind.String()+"/"+fs.name, func(t *testing.T) {
 					t.Parallel()
 					// The first request gets through (the join's driving
 					// Query, the first page or segment), then every attempt
 					// fails; a single BatchGetItem fails at once.
 					proxy, srv := newFaultProxy(t, endpoint, prefix, 5000, 1, c.kind)
 					if fs.name != "BatchGetItem" {
-						proxy.healthy = 1
+						proxy.Healthy = 1
 					}
 					r := run(t, faultClient(t, srv.URL, 2, 0), fs.setup, fs.sql)
 					if !checkOutcome(t, fs, want[fs.name], r) {
@@ -468,7 +294,7 @@ func TestFaults(t *testing.T) {
 							t.Errorf("error does not say %q: %v", s, r.Error)
 						}
 					}
-					if r.Stats.ItemsRead == 0 && proxy.healthy > 0 && fs.segments == 0 {
+					if r.Stats.ItemsRead == 0 && proxy.Healthy > 0 && fs.segments == 0 {
 						t.Errorf("the first request got through, but the error reports nothing read: %v", r.Error)
 					}
 					t.Logf("%v", r.Error)
@@ -492,7 +318,7 @@ func describeHits(h map[fault]int) string {
 	var parts []string
 	for k := faultNone; k <= faultStall; k++ {
 		if h[k] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", faultNames[k], h[k]))
+			parts = append(parts, fmt.Sprintf("%s %d", k.String(), h[k]))
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -24,6 +24,7 @@ var layers = map[string][]string{
 var testOnly = []string{
 	"exec/dynamo/dynalitetest", // connects tests to the dynalite server the test command starts
 	"exec/dynamo/fixtures",     // the test tables
+	"exec/dynamo/faultproxy",   // the fault-injecting proxy in front of dynalite
 	"exec/replay",              // the in-process endpoint benchmarks read from
 	"exec/memtest",             // the poisoning allocator
 	"exec/difftest",            // the differential tests (no non-test code)

@@ -18,6 +18,12 @@
 //	tables, err := offline.Load(ctx, db, []offline.Source{src})               // or load everything now
 //	tables, err := offline.LoadDemo(ctx, db)                                  // the demo tables
 //
+// ReadItems(ctx, src, fn) reads a file of items or an export with Load's
+// detection, decoders and checks (memdb's PutItem checks included, against
+// a scratch table) but stores nothing: it hands each batch of checked
+// items, as SDK attribute values with their file and line, to fn, in file
+// order (`ddbsql --load` writes them to DynamoDB). src.Keys must be typed.
+//
 // RawReader(db) is the fast read path (rawpage.Reader) over a loaded DB:
 // memdb renders each Query or Scan page as a DynamoDB-JSON body and the
 // wire decoder turns it into one Arrow batch, as for DynamoDB itself, so

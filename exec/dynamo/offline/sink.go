@@ -37,6 +37,9 @@ type sink struct {
 	fed   []memdb.FedItem
 	// peek stops the source at its first item, once its key types are known.
 	peek bool
+	// out, when set, takes each batch of checked items (with where they
+	// are) instead of memdb (ReadItems).
+	out func([][]memdb.NamedValue, []pos) error
 
 	seed1, seed2 maphash.Seed
 	seen         map[[2]uint64]seenAt
@@ -251,6 +254,12 @@ func (s *sink) fileID(path string) uint32 {
 func (s *sink) flush() error {
 	if len(s.batch) == 0 {
 		return nil
+	}
+	if s.out != nil {
+		err := s.out(s.batch, s.bpos)
+		clear(s.batch)
+		s.batch, s.bpos = s.batch[:0], s.bpos[:0]
+		return err
 	}
 	i, err := s.w.PutValues(s.ctx, s.spec.name, s.batch)
 	if err != nil {
