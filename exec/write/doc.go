@@ -5,8 +5,8 @@
 //
 // Phase: exec. May import planner and its leaves, parser/diag, exec/engine
 // (to run the read), exec/eval (SET and VALUES expressions, and the WHERE
-// re-checked on a re-read item), exec/columnar and exec/dynamo; exec/session
-// calls it, nothing below does.
+// re-checked on a re-read item), exec/columnar, exec/dynamo and
+// exec/batchwrite (REPLACE); exec/session calls it, nothing below does.
 //
 // Invariants:
 //   - Nothing is written until the read has run to its end and every new
@@ -31,7 +31,9 @@
 //     as it is now: still matching, the new image is computed again and the
 //     write retried (at most MaxConflictRetries times); no longer matching
 //     (or gone), the item is reported as skipped, never overwritten.
-//   - REPLACE writes unconditionally (PutItem per item here).
+//   - REPLACE writes unconditionally with exec/batchwrite (BatchWriteItem,
+//     25 a request, UnprocessedItems re-sent; every key not written is
+//     named). A put applied twice leaves what one leaves.
 //   - Statements of several items are not atomic: on a failure the error
 //     (code partial_write) says how many items were written and which
 //     were not, with the first keys of each (Result has them all).

@@ -92,6 +92,9 @@ func Run(ctx context.Context, env *Env, wp *planner.WritePlan) (*Result, error) 
 		res.NotWritten = res.Keys
 		return res, nil
 	}
+	if wp.Kind == planner.WriteReplace {
+		return res, replaceAll(ctx, env, wp, targets, res)
+	}
 	for i, t := range targets {
 		if err := ctx.Err(); err != nil {
 			return res, partial(res, targets[i:], engine.DynamoError(wp.Kind.String(), err))

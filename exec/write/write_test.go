@@ -262,3 +262,22 @@ func TestSetNullAndPaths(t *testing.T) {
 		}
 	})
 }
+
+// REPLACE overwrites an existing item and writes new ones, through
+// BatchWriteItem.
+func TestReplace(t *testing.T) {
+	backends(t, func(t *testing.T, db backend, table string) {
+		create(t, db, table, item("a", "1", "b", n("1"), "c", s("x")))
+		res, err := run(t, db, db, "REPLACE INTO `"+table+"` (PK, SK, b) VALUES ('a', 1, 5), ('a', 2, 6)", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		it := get(t, db, table, "a", "1")
+		if numOf(t, it, "b") != "5" || it["c"] != nil {
+			t.Errorf("replaced item %v, want b = 5 and no c", it)
+		}
+		if numOf(t, get(t, db, table, "a", "2"), "b") != "6" || len(res.Written) != 2 || res.Requests != 1 || res.WCU != 2 {
+			t.Errorf("written %v requests %d WCU %v", res.Written, res.Requests, res.WCU)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"context"
+	"sort"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -37,3 +38,16 @@ func (b *Backend) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, 
 
 // InMemory says that writes last only as long as the process.
 func (b *Backend) InMemory() bool { return true }
+
+// BatchWriteItem loads the tables first (REPLACE INTO writes through it).
+func (b *Backend) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	names := make([]string, 0, len(in.RequestItems))
+	for n := range in.RequestItems {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if err := b.ensure(ctx, names...); err != nil {
+		return nil, err
+	}
+	return b.DB.BatchWriteItem(ctx, in, opts...)
+}
