@@ -24,9 +24,10 @@
 //     b's new number), so a request that is sent twice cannot apply twice:
 //     the second finds the item changed and fails its condition.
 //   - A failed condition re-reads the item (consistent GetItem). If an
-//     attempt of this request may have been applied (the SDK's retries are
-//     off for writes; this package retries, and knows when an attempt's
-//     outcome is unknown) and the item now is the image the write makes, the
+//     attempt of this request may have been applied (the SDK retried an
+//     attempt that failed without an answer — a reset connection, a server
+//     error — which a wrapped Retryer notices; or this package's own round
+//     of retries did) and the item now is the image the write makes, the
 //     write is counted as done. Otherwise the WHERE is evaluated on the item
 //     as it is now: still matching, the new image is computed again and the
 //     write retried (at most MaxConflictRetries times); no longer matching

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -25,9 +26,10 @@ import (
 // again because someone else changed it in between.
 const MaxConflictRetries = 5
 
-// maxAttempts bounds the attempts of one request on throttling and
-// transient failures.
-const maxAttempts = 8
+// maxAttempts bounds the rounds of one request on throttling and transient
+// failures the SDK's own retries gave up on (or that a client without
+// them, the in-process backend, returns).
+const maxAttempts = 4
 
 // SampleKeys is how many keys a dry run and a partial failure list.
 const SampleKeys = 20
@@ -203,9 +205,30 @@ func opName(k planner.WriteKind) string {
 	return "PutItem"
 }
 
-// noRetries turns the SDK's retries off for one write: this package
-// retries itself, so it knows when an attempt's outcome is unknown.
-func noRetries(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }
+// watchRetries keeps the SDK's retries for one write (its backoff, its
+// retry mode, its attempt header) and notes when it retries an attempt that
+// failed without a clear answer (anything but throttling): that attempt may
+// have been applied, so a later failed condition may be its doing.
+func watchRetries(ambiguous *atomic.Bool) func(*dynamodb.Options) {
+	return func(o *dynamodb.Options) {
+		if o.Retryer != nil {
+			o.Retryer = noticingRetryer{Retryer: o.Retryer, ambiguous: ambiguous}
+		}
+	}
+}
+
+type noticingRetryer struct {
+	aws.Retryer
+	ambiguous *atomic.Bool
+}
+
+func (r noticingRetryer) IsErrorRetryable(err error) bool {
+	ok := r.Retryer.IsErrorRetryable(err)
+	if ok && throttle.IsErrorThrottle(err) != aws.TrueTernary {
+		r.ambiguous.Store(true)
+	}
+	return ok
+}
 
 var (
 	retryable = retry.IsErrorRetryables(retry.DefaultRetryables)
@@ -217,6 +240,9 @@ var (
 // failed without saying whether it was applied (a reset connection, a
 // server error): a later failed condition may be that attempt's doing.
 func send(ctx context.Context, env *Env, wp *planner.WritePlan, t *target, res *Result) (ambiguous bool, err error) {
+	var seen atomic.Bool
+	watch := watchRetries(&seen)
+	defer func() { ambiguous = ambiguous || seen.Load() }()
 	for attempt := 1; ; attempt++ {
 		var cc []types.ConsumedCapacity
 		var one *types.ConsumedCapacity
@@ -228,7 +254,7 @@ func send(ctx context.Context, env *Env, wp *planner.WritePlan, t *target, res *
 				return ambiguous, berr
 			}
 			var out *dynamodb.PutItemOutput
-			if out, err = env.Client.PutItem(ctx, in, noRetries); err == nil {
+			if out, err = env.Client.PutItem(ctx, in, watch); err == nil {
 				one = out.ConsumedCapacity
 			}
 		case planner.WriteUpdate:
@@ -241,7 +267,7 @@ func send(ctx context.Context, env *Env, wp *planner.WritePlan, t *target, res *
 				return ambiguous, nil // the new image is the old one
 			}
 			var out *dynamodb.UpdateItemOutput
-			if out, err = env.Client.UpdateItem(ctx, in, noRetries); err == nil {
+			if out, err = env.Client.UpdateItem(ctx, in, watch); err == nil {
 				one = out.ConsumedCapacity
 			}
 		case planner.WriteDelete:
@@ -250,7 +276,7 @@ func send(ctx context.Context, env *Env, wp *planner.WritePlan, t *target, res *
 				return ambiguous, berr
 			}
 			var out *dynamodb.DeleteItemOutput
-			if out, err = env.Client.DeleteItem(ctx, in, noRetries); err == nil {
+			if out, err = env.Client.DeleteItem(ctx, in, watch); err == nil {
 				one = out.ConsumedCapacity
 			}
 		}
