@@ -30,7 +30,9 @@ func TestWritesUnderFaults(t *testing.T) {
 	}
 	proxy, srv := faultproxy.New(t, dynalitetest.Endpoint(t), prefix, 7, 0.35,
 		faultproxy.ResetMidBody, faultproxy.Reset, faultproxy.ServerError, faultproxy.Throttling)
-	proxy.Faulted = func(target string) bool { return strings.HasSuffix(target, "UpdateItem") || strings.HasSuffix(target, "DeleteItem") }
+	proxy.Faulted = func(target string) bool {
+		return strings.HasSuffix(target, "UpdateItem") || strings.HasSuffix(target, "DeleteItem")
+	}
 	faulty := dynalitetest.NewClient(srv.URL)
 	res, err := run(t, direct, faulty, "UPDATE `"+table+"` SET b = b + 1 WHERE PK = 'a'", nil)
 	if err != nil {
