@@ -38,6 +38,9 @@
 //   - Statements of several items are not atomic: on a failure the error
 //     (code partial_write) says how many items were written and which
 //     were not, with the first keys of each (Result has them all).
+//   - At most Engine.Concurrency items are written at once (--concurrency);
+//     the first failure stops new writes, the ones in flight end, and every
+//     item is then written, skipped or named not written.
 //   - Every response's ConsumedCapacity (INDEXES) is added to Result, by
 //     table and index; once the consumed WCU passes --max-wcu the statement
 //     stops (a partial_write error). Writes are paced by the session's rate

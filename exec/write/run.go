@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -97,33 +98,123 @@ func Run(ctx context.Context, env *Env, wp *planner.WritePlan) (*Result, error) 
 	if wp.Kind == planner.WriteReplace {
 		return res, replaceAll(ctx, env, wp, targets, res)
 	}
-	for i, t := range targets {
-		if err := ctx.Err(); err != nil {
-			return res, partial(res, targets[i:], engine.DynamoError(wp.Kind.String(), err))
+	return res, writeAll(ctx, env, wp, targets, res)
+}
+
+// Item outcomes in writeAll.
+const (
+	pending = iota
+	written
+	skipped
+	failed
+)
+
+// writeAll writes the targets with at most Concurrency requests in
+// flight. The first failure (or --max-wcu passed) stops it: nothing more
+// is started, the writes in flight end, and the error lists every item
+// not written.
+func writeAll(ctx context.Context, env *Env, wp *planner.WritePlan, targets []*target, res *Result) error {
+	workers := min(max(env.Engine.Concurrency, 1), len(targets))
+	state := make([]int, len(targets))
+	var (
+		mu       sync.Mutex
+		firstErr error
+		// overBudget: firstErr is --max-wcu's; it fails the statement
+		// only if items were left unwritten.
+		overBudget bool
+		stop       atomic.Bool
+		wg         sync.WaitGroup
+	)
+	fail := func(err error) {
+		if firstErr == nil {
+			firstErr = err
 		}
-		if env.Engine.Limiter != nil {
-			if err := env.Engine.Limiter.Wait(ctx); err != nil {
-				return res, partial(res, targets[i:], engine.DynamoError(wp.Kind.String(), err))
+		stop.Store(true)
+	}
+	jobs := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				if stop.Load() {
+					continue
+				}
+				t := targets[i]
+				tally := &Result{WCUBy: map[string]float64{}}
+				var done bool
+				err := ctx.Err()
+				if err == nil && env.Engine.Limiter != nil {
+					err = env.Engine.Limiter.Wait(ctx)
+				}
+				if err != nil {
+					err = engine.DynamoError(opName(wp.Kind), err)
+				} else {
+					if env.BeforeWrite != nil {
+						env.BeforeWrite(ctx, t.key)
+					}
+					done, err = writeOne(ctx, env, wp, t, tally)
+				}
+				mu.Lock()
+				merge(res, tally)
+				switch {
+				case err != nil:
+					state[i] = failed
+					fail(err)
+				case done:
+					state[i] = written
+				default:
+					state[i] = skipped
+				}
+				if env.MaxWCU > 0 && res.WCU > env.MaxWCU && firstErr == nil {
+					overBudget = true
+					fail(&diag.Error{Phase: diag.Execute, Code: diag.CodeBudget,
+						Msg: fmt.Sprintf("the statement consumed %s WCU, more than the --max-wcu budget of %s", planner.FormatRCU(res.WCU), planner.FormatRCU(env.MaxWCU))})
+				}
+				mu.Unlock()
 			}
+		}()
+	}
+	for i := range targets {
+		if stop.Load() {
+			break
 		}
-		if env.BeforeWrite != nil {
-			env.BeforeWrite(ctx, t.key)
-		}
-		done, err := writeOne(ctx, env, wp, t, res)
-		if err != nil {
-			return res, partial(res, targets[i:], err)
-		}
-		if done {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	var notWritten []*target
+	for i, t := range targets {
+		switch state[i] {
+		case written:
 			res.Written = append(res.Written, t.keyText)
-		} else {
+		case skipped:
 			res.Skipped = append(res.Skipped, t.keyText)
-		}
-		if env.MaxWCU > 0 && res.WCU > env.MaxWCU && i+1 < len(targets) {
-			return res, partial(res, targets[i+1:], &diag.Error{Phase: diag.Execute, Code: diag.CodeBudget,
-				Msg: fmt.Sprintf("the statement consumed %s WCU, more than the --max-wcu budget of %s", planner.FormatRCU(res.WCU), planner.FormatRCU(env.MaxWCU))})
+		default:
+			notWritten = append(notWritten, t)
 		}
 	}
-	return res, nil
+	if overBudget && len(notWritten) == 0 {
+		firstErr = nil
+	}
+	if firstErr == nil && len(notWritten) > 0 {
+		firstErr = engine.DynamoError(opName(wp.Kind), context.Cause(ctx))
+	}
+	if firstErr == nil {
+		return nil
+	}
+	return partial(res, notWritten, firstErr)
+}
+
+// merge adds one item's figures to the statement's.
+func merge(res, tally *Result) {
+	res.Requests += tally.Requests
+	res.Conditions += tally.Conditions
+	res.WCU += tally.WCU
+	res.RereadRCU += tally.RereadRCU
+	for k, v := range tally.WCUBy {
+		res.WCUBy[k] += v
+	}
 }
 
 // writeOne writes one item, re-reading and retrying on conflicts. It

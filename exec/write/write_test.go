@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -14,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/dynalitetest"
@@ -280,4 +282,73 @@ func TestReplace(t *testing.T) {
 			t.Errorf("written %v requests %d WCU %v", res.Written, res.Requests, res.WCU)
 		}
 	})
+}
+
+// Several writes in flight: every item is written once, and a failure
+// part-way names exactly the items written and not written.
+func TestConcurrentWrites(t *testing.T) {
+	backends(t, func(t *testing.T, db backend, table string) {
+		var items []map[string]types.AttributeValue
+		for i := 1; i <= 30; i++ {
+			items = append(items, item("a", strconv.Itoa(i), "b", n(strconv.Itoa(i))))
+		}
+		create(t, db, table, items...)
+		ctx := context.Background()
+		st, err := parser.ParseOne("UPDATE `" + table + "` SET b = b * 2 WHERE PK = 'a'")
+		if err != nil {
+			t.Fatal(err)
+		}
+		wp, err := planner.PlanWrite(ctx, dynamo.NewCatalog(db), st, planner.Options{Parallelism: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := &write.Env{Engine: &engine.Env{Client: db, Mem: memory.DefaultAllocator, Stats: engine.NewStats(), Concurrency: 6}, Client: db}
+		res, err := write.Run(ctx, env, wp)
+		if err != nil || len(res.Written) != 30 || res.Requests != 30 {
+			t.Fatalf("err %v written %d requests %d", err, len(res.Written), res.Requests)
+		}
+		for i := 1; i <= 30; i++ {
+			if got := numOf(t, get(t, db, table, "a", strconv.Itoa(i)), "b"); got != strconv.Itoa(2*i) {
+				t.Errorf("item %d: b = %s", i, got)
+			}
+		}
+		// A writer that fails every item from the 10th on.
+		var calls atomic.Int32
+		failing := &failFrom{ItemWriter: db, from: 10, calls: &calls}
+		env.Client = failing
+		res, err = write.Run(ctx, env, wp)
+		de, ok := diag.As(err)
+		if !ok || de.Code != diag.CodePartialWrite {
+			t.Fatalf("got %v, want partial_write", err)
+		}
+		if len(res.Written)+len(res.NotWritten) != 30 || len(res.Written) < 9 || len(res.Written) > 9+6 {
+			t.Errorf("written %d, not written %d", len(res.Written), len(res.NotWritten))
+		}
+		for _, k := range res.Written {
+			i, _ := strconv.Atoi(strings.TrimPrefix(k, "PK='a', SK="))
+			if got := numOf(t, get(t, db, table, "a", strconv.Itoa(i)), "b"); got != strconv.Itoa(4*i) {
+				t.Errorf("written item %d: b = %s, want %d", i, got, 4*i)
+			}
+		}
+		for _, k := range res.NotWritten {
+			i, _ := strconv.Atoi(strings.TrimPrefix(k, "PK='a', SK="))
+			if got := numOf(t, get(t, db, table, "a", strconv.Itoa(i)), "b"); got != strconv.Itoa(2*i) {
+				t.Errorf("item %d listed as not written has b = %s, want %d", i, got, 2*i)
+			}
+		}
+	})
+}
+
+// failFrom answers UpdateItem with a validation error from the from-th call on.
+type failFrom struct {
+	dynamo.ItemWriter
+	from  int32
+	calls *atomic.Int32
+}
+
+func (f *failFrom) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	if f.calls.Add(1) >= f.from {
+		return nil, &smithy.GenericAPIError{Code: "ValidationException", Message: "refused by the test"}
+	}
+	return f.ItemWriter.UpdateItem(ctx, in, opts...)
 }
