@@ -310,3 +310,16 @@ func readOf(te sqlparser.TableExprs, where *sqlparser.Where, rw *nameRewriter, t
 	ast := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: te, Where: where}
 	return &Select{AST: ast, Paths: rw.paths, QuotedValues: quotedValues(ast, rw.loneQuoted), Text: text, Loc: loc}
 }
+
+// StatementText is a write statement's text as written.
+func StatementText(st Statement) string {
+	switch s := st.(type) {
+	case *Insert:
+		return s.Text
+	case *Update:
+		return s.Text
+	case *Delete:
+		return s.Text
+	}
+	return ""
+}

@@ -46,6 +46,9 @@ type config struct {
 	maxWCU      float64
 	dryRun      bool
 	readOnly    bool
+	journal     string // --journal FILE
+	undo        string // --undo FILE
+	statement   int    // --statement N of --undo
 	rateLimit   float64
 	segments    int
 	concurrency int
@@ -89,6 +92,9 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.Var(amountFlag{&cfg.maxWCU, "100"}, "max-wcu", "refuse write statements that would consume more than `N` write capacity units, and stop those that do")
 	fs.BoolVar(&cfg.dryRun, "dry-run", false, "run the reads of INSERT, REPLACE, UPDATE and DELETE and print the items they would change and the WCU; write nothing")
 	fs.BoolVar(&cfg.readOnly, "read-only", false, "refuse INSERT, REPLACE, UPDATE and DELETE")
+	fs.StringVar(&cfg.journal, "journal", "", "record the old and new image of every item a write changes in `FILE` (for --undo)")
+	fs.StringVar(&cfg.undo, "undo", "", "put back the old images journaled in `FILE` (each only if the item still holds the new image), and exit")
+	fs.IntVar(&cfg.statement, "statement", 0, "with --undo, undo only journaled statement `N`")
 	fs.Var(amountFlag{&cfg.rateLimit, "50"}, "rate-limit", "pace each statement's reads to `RCU_PER_SECOND`")
 	fs.Var(countFlag{&cfg.segments, 0, maxSegments, segmentsWhy}, "segments", "`N` parallel Scan segments (default: about one per GiB, at most 8 per CPU)")
 	cfg.concurrency = 8

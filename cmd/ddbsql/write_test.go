@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -130,5 +131,43 @@ func TestDemoWritesInMemory(t *testing.T) {
 	}
 	if !strings.Contains(r.out, "Y") || !strings.Contains(r.out, "Z") {
 		t.Errorf("output: %s", r.out)
+	}
+}
+
+// TestJournalAndUndo: --journal records a script's writes and --undo puts
+// the table back; --statement N undoes one statement; a conflict is an
+// error that leaves the item alone.
+func TestJournalAndUndo(t *testing.T) { backends(t, testJournalAndUndo) }
+
+func testJournalAndUndo(t *testing.T, c *cli) {
+	journal := filepath.Join(t.TempDir(), "j.jsonl")
+	table := func() string {
+		r := c.run("--format", "ndjson", "-e", "SELECT * FROM {app} WHERE PK = 'U#1'")
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.err)
+		}
+		return r.out
+	}
+	if r := c.run("-e", "INSERT INTO {app} (PK, SK, n) VALUES ('U#1', 'A', 1), ('U#1', 'B', 2)"); r.code != 0 {
+		t.Fatal(r.err)
+	}
+	before := table()
+	r := c.run("--journal", journal, "-e", "UPDATE {app} SET n = n + 1, m = 'x' WHERE PK = 'U#1'; DELETE FROM {app} WHERE PK = 'U#1' AND SK = 'A'; INSERT INTO {app} (PK, SK) VALUES ('U#1', 'C')")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.err)
+	}
+	r = c.run("--undo", journal, "--statement", "3")
+	if r.code != 0 || !strings.Contains(r.out, "undo of statement 3: 1 items restored, 0 conflicts") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.out, r.err)
+	}
+	if rows := c.rows(t, nil, "SELECT SK FROM {app} WHERE PK = 'U#1'"); len(rows) != 1 {
+		t.Errorf("after undoing the INSERT: %v", rows)
+	}
+	r = c.run("--undo", journal)
+	if r.code != 1 || !strings.Contains(r.err, "1 items changed since") || !strings.Contains(r.err, "SK='C'") {
+		t.Fatalf("undo of everything, statement 3 undone already: exit %d\n%s%s", r.code, r.out, r.err)
+	}
+	if got := table(); got != before {
+		t.Errorf("after --undo:\n%s\nwant:\n%s", got, before)
 	}
 }

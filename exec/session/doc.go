@@ -46,7 +46,8 @@
 // planner.PlanWrite (the Scan question and --strict as for a SELECT) and
 // run by exec/write; Config.ReadOnly refuses them before planning,
 // Config.DryRun reports the keys and WCU instead of writing, Config.MaxWCU
-// bounds them. The outcome goes to errOut ("3 items updated in t"); --stats
+// bounds them, Config.Journal names the file each write's images are
+// recorded in (opened for the statement, appended to). The outcome goes to errOut ("3 items updated in t"); --stats
 // adds a write line (JSON: every key written and not written, WCU by table
 // and index, conditional-check failures). A client that says it is
 // InMemory (the --demo and --data backend) gets a note at the session's

@@ -132,6 +132,9 @@ type Config struct {
 	MaxWCU float64
 	// ReadOnly refuses every write statement (--read-only).
 	ReadOnly bool
+	// Journal, when set, is the file every write statement records the
+	// old and new image of each item it changes in (--journal).
+	Journal string
 	// ConfirmScan, when set, is asked before a statement that needs a Scan
 	// the options do not allow (the REPL asks the user); true plans it again
 	// with Scans allowed, for this statement only.

@@ -78,6 +78,14 @@ func (s *Session) runWrite(ctx context.Context, st parser.Statement) error {
 	env := s.env(stats)
 	defer env.Spill.Close()
 	wenv := &write.Env{Engine: env, Client: wc, DryRun: s.cfg.DryRun, MaxWCU: s.cfg.MaxWCU, BeforeWrite: s.beforeWrite}
+	if s.cfg.Journal != "" && !s.cfg.DryRun {
+		j, err := write.OpenJournal(s.cfg.Journal)
+		if err != nil {
+			return err
+		}
+		defer j.Close()
+		wenv.Journal, wenv.Text = j, parser.StatementText(st)
+	}
 	res, err := write.Run(ctx, wenv, wp)
 	stats.Finish()
 	err = s.timedOut(ctx, err)

@@ -45,4 +45,13 @@
 //     table and index; once the consumed WCU passes --max-wcu the statement
 //     stops (a partial_write error). Writes are paced by the session's rate
 //     limiter, as reads are.
+//   - Journal (journal.go): with Env.Journal, every item written is
+//     recorded with its old image (ReturnValues ALL_OLD, or the image read
+//     and checked when a replay found the write applied) and its new one
+//     (the old with the statement's changes), flushed and synced when the
+//     statement ends. Undo (undo.go) puts old images back newest first,
+//     each conditional on the item still holding the new image (an
+//     UpdateItem of the changed attributes, a DeleteItem of an inserted
+//     item, a PutItem with attribute_not_exists of a deleted one); an item
+//     that does not is a conflict, reported, never overwritten.
 package write

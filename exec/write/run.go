@@ -45,6 +45,10 @@ type Env struct {
 	// MaxWCU, when positive, refuses a statement whose computed cost
 	// exceeds it and stops one whose consumed WCU passes it.
 	MaxWCU float64
+	// Journal, when set, records every item written (--journal); Text is
+	// the statement's text for it.
+	Journal *Journal
+	Text    string
 	// BeforeWrite, when set, is called before each item's first request
 	// (tests change the item there, as a concurrent writer would).
 	BeforeWrite func(ctx context.Context, key map[string]types.AttributeValue)
@@ -96,7 +100,22 @@ func Run(ctx context.Context, env *Env, wp *planner.WritePlan) (*Result, error) 
 		return res, nil
 	}
 	if wp.Kind == planner.WriteReplace {
+		if env.Journal != nil {
+			return res, &diag.Error{Phase: diag.Execute, Code: diag.CodeUnsupported,
+				Msg:  "REPLACE INTO cannot be journaled: BatchWriteItem does not return the items it replaces; nothing was written",
+				Hint: "write new items with INSERT and change existing ones with UPDATE, which are journaled, or run REPLACE without --journal"}
+		}
 		return res, replaceAll(ctx, env, wp, targets, res)
+	}
+	if env.Journal != nil {
+		if _, err := env.Journal.begin(wp.Kind.String(), wp.Table.Name, env.Text); err != nil {
+			return res, err
+		}
+		err := writeAll(ctx, env, wp, targets, res)
+		if jerr := env.Journal.end(); err == nil {
+			err = jerr
+		}
+		return res, err
 	}
 	return res, writeAll(ctx, env, wp, targets, res)
 }
@@ -223,7 +242,7 @@ func writeOne(ctx context.Context, env *Env, wp *planner.WritePlan, t *target, r
 	for round := 0; ; round++ {
 		ambiguous, err := send(ctx, env, wp, t, res)
 		if err == nil {
-			return true, nil
+			return true, env.journal(wp, t, t.sentOld)
 		}
 		var ccf *types.ConditionalCheckFailedException
 		if !errors.As(err, &ccf) {
@@ -235,7 +254,8 @@ func writeOne(ctx context.Context, env *Env, wp *planner.WritePlan, t *target, r
 			return false, err
 		}
 		if ambiguous && isApplied(wp, t, cur) {
-			return true, nil // an earlier attempt was applied; the replay found its result
+			// An earlier attempt was applied; the replay found its result.
+			return true, env.journal(wp, t, t.old)
 		}
 		if wp.Kind == planner.WriteInsert {
 			return false, &diag.Error{Phase: diag.Execute, Code: diag.CodeItemExists,
@@ -271,6 +291,51 @@ func writeOne(ctx context.Context, env *Env, wp *planner.WritePlan, t *target, r
 			t.new = nv
 		}
 	}
+}
+
+// imageOf reads a ReturnValues image (Missing when there is none).
+func imageOf(attrs map[string]types.AttributeValue) value.Value {
+	if attrs == nil {
+		return value.MissingValue()
+	}
+	v, err := value.FromItem(attrs)
+	if err != nil {
+		return value.MissingValue()
+	}
+	return v
+}
+
+// journal records a written item's images: old is the item before the
+// write as DynamoDB returned it (or as read and checked), the new image is
+// old with the statement's changes.
+func (env *Env) journal(wp *planner.WritePlan, t *target, old value.Value) error {
+	if env.Journal == nil || t.unchanged {
+		return nil
+	}
+	switch wp.Kind {
+	case planner.WriteInsert:
+		return env.Journal.record(wp.Table.Name, value.MissingValue(), t.new)
+	case planner.WriteDelete:
+		if old.Kind() != value.Map {
+			old = t.old
+		}
+		return env.Journal.record(wp.Table.Name, old, value.MissingValue())
+	}
+	if old.Kind() != value.Map {
+		old = t.old
+	}
+	set, remove := changes(t.old, t.new)
+	attrs := map[string]value.Value{}
+	for n, v := range old.Attrs() {
+		attrs[n] = v
+	}
+	for _, n := range set {
+		attrs[n] = t.new.Attr(n)
+	}
+	for _, n := range remove {
+		delete(attrs, n)
+	}
+	return env.Journal.record(wp.Table.Name, old, value.MapOf(attrs))
 }
 
 // isApplied says whether cur is the image t's write makes.
@@ -355,20 +420,25 @@ func send(ctx context.Context, env *Env, wp *planner.WritePlan, t *target, res *
 			}
 			if in == nil {
 				res.Requests--
+				t.unchanged = true
 				return ambiguous, nil // the new image is the old one
 			}
+			in.ReturnValues = types.ReturnValueAllOld
 			var out *dynamodb.UpdateItemOutput
 			if out, err = env.Client.UpdateItem(ctx, in, watch); err == nil {
 				one = out.ConsumedCapacity
+				t.sentOld = imageOf(out.Attributes)
 			}
 		case planner.WriteDelete:
 			in, berr := deleteInput(wp, t)
 			if berr != nil {
 				return ambiguous, berr
 			}
+			in.ReturnValues = types.ReturnValueAllOld
 			var out *dynamodb.DeleteItemOutput
 			if out, err = env.Client.DeleteItem(ctx, in, watch); err == nil {
 				one = out.ConsumedCapacity
+				t.sentOld = imageOf(out.Attributes)
 			}
 		}
 		if one != nil {

@@ -24,6 +24,11 @@ type target struct {
 	key      map[string]types.AttributeValue
 	keyText  string
 	old, new value.Value
+	// sentOld is the image DynamoDB returned (ALL_OLD) for the write that
+	// applied; unchanged says no request was needed (the new image is the
+	// old one).
+	sentOld   value.Value
+	unchanged bool
 }
 
 // units is the write capacity of the target: the larger of its old and new
