@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -116,4 +118,60 @@ func ExplainWrite(wp *WritePlan) string {
 		}
 	}
 	return sb.String()
+}
+
+// ExplainWriteJSON is EXPLAIN of a write as one JSON document: the write
+// (kind, table, request and condition shapes, assignments, estimate,
+// notes) and, under "read", the read's EXPLAIN document.
+func ExplainWriteJSON(wp *WritePlan, opts JSONOptions) ([]byte, error) {
+	type set struct {
+		Assign string `json:"assign"`
+		Remove bool   `json:"removes,omitempty"`
+	}
+	type estimate struct {
+		Known   bool    `json:"known"`
+		Items   int64   `json:"items"`
+		WCU     float64 `json:"wcu"`
+		AtLeast bool    `json:"at_least,omitempty"`
+	}
+	doc := struct {
+		Write struct {
+			Kind      string   `json:"kind"`
+			Table     string   `json:"table"`
+			Request   string   `json:"request"`
+			Condition string   `json:"condition,omitempty"`
+			Sets      []set    `json:"sets,omitempty"`
+			Rows      int      `json:"rows,omitempty"`
+			Columns   []string `json:"columns,omitempty"`
+			Estimate  estimate `json:"estimate"`
+			Notes     []string `json:"notes,omitempty"`
+		} `json:"write"`
+		Read json.RawMessage `json:"read,omitempty"`
+	}{}
+	w := &doc.Write
+	w.Kind, w.Table, w.Request, w.Notes = wp.Kind.String(), wp.Table.Name, WriteRequest(wp), wp.Notes
+	if wp.Kind == WriteUpdate || wp.Kind == WriteDelete {
+		w.Condition = WriteCondition
+	}
+	for _, s := range wp.Sets {
+		w.Sets = append(w.Sets, set{Assign: s.Text, Remove: s.Expr == nil})
+	}
+	if wp.Values != nil {
+		w.Rows, w.Columns = len(wp.Values), wp.Columns
+	}
+	est := EstimateWrite(wp)
+	w.Estimate = estimate{Known: est.Known, Items: est.Items, WCU: est.WCU, AtLeast: est.AtLeast}
+	if wp.Read != nil {
+		read, err := ExplainJSON(wp.Read, JSONOptions{Compact: true, Notes: opts.Notes})
+		if err != nil {
+			return nil, err
+		}
+		doc.Read = bytes.TrimSpace(read)
+	}
+	if opts.Compact {
+		b, err := json.Marshal(doc)
+		return append(b, '\n'), err
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	return append(b, '\n'), err
 }

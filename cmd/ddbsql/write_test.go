@@ -116,6 +116,23 @@ func testWrites(t *testing.T, c *cli) {
 				t.Errorf("EXPLAIN lacks %q:\n%s", w, r.out)
 			}
 		}
+		r = mustRun(t, "--format", "json", "-e", "EXPLAIN DELETE FROM {app} WHERE PK = 'W#8'")
+		var doc struct {
+			Write struct {
+				Kind, Request string
+			} `json:"write"`
+			Read struct {
+				Plan struct {
+					Kind string `json:"kind"`
+				} `json:"plan"`
+			} `json:"read"`
+		}
+		if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, r.out)
+		}
+		if doc.Write.Kind != "DELETE" || !strings.Contains(doc.Write.Request, "DeleteItem") || doc.Read.Plan.Kind == "" {
+			t.Errorf("EXPLAIN json: %+v\n%s", doc, r.out)
+		}
 	})
 }
 

@@ -135,9 +135,21 @@ func (s *Session) runExplainWrite(ctx context.Context, st parser.Statement) erro
 	if err != nil {
 		return err
 	}
-	text := planner.ExplainWrite(wp)
+	var notes []string
 	if wp.Read != nil && !s.cfg.Plan.AllowScan && planner.NeedsScan(wp.Read) {
-		text = "note: " + scanOnlyNote + "\n" + text
+		notes = append(notes, scanOnlyNote)
+	}
+	if s.jsonDocuments() {
+		doc, err := planner.ExplainWriteJSON(wp, planner.JSONOptions{Compact: s.cfg.Format == "ndjson", Notes: notes})
+		if err != nil {
+			return err
+		}
+		_, err = s.out.Write(doc)
+		return err
+	}
+	text := planner.ExplainWrite(wp)
+	for i := len(notes) - 1; i >= 0; i-- {
+		text = "note: " + notes[i] + "\n" + text
 	}
 	_, err = io.WriteString(s.out, text)
 	return err
