@@ -59,7 +59,7 @@ func TestWriteParityWithDynalite(t *testing.T) {
 		}
 		up := func(expr, cond string, nm names, v vals, rv types.ReturnValue) {
 			in := &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: key, ExpressionAttributeNames: nm, ExpressionAttributeValues: v,
-				ReturnValues: rv, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+				ReturnValues: rv, ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes}
 			if expr != "" {
 				in.UpdateExpression = aws.String(expr)
 			}
@@ -76,7 +76,7 @@ func TestWriteParityWithDynalite(t *testing.T) {
 		}
 		del := func(cond string, nm names, v vals, rv types.ReturnValue) {
 			in := &dynamodb.DeleteItemInput{TableName: aws.String(table), Key: key, ExpressionAttributeNames: nm, ExpressionAttributeValues: v,
-				ReturnValues: rv, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+				ReturnValues: rv, ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes}
 			if cond != "" {
 				in.ConditionExpression = aws.String(cond)
 			}
