@@ -70,10 +70,6 @@ func (s *Session) runWrite(ctx context.Context, st parser.Statement) error {
 	if wp.Read != nil {
 		s.printNotes(wp.Read.Notes)
 	}
-	if mem, ok := s.client.(interface{ InMemory() bool }); ok && mem.InMemory() && !s.cfg.DryRun && !s.warnedInMemory {
-		s.warnedInMemory = true
-		s.printNotes([]string{"these tables live in memory: changes last until ddbsql exits and are written nowhere else"})
-	}
 	stats := engine.NewStats()
 	env := s.env(stats)
 	defer env.Spill.Close()
@@ -87,6 +83,10 @@ func (s *Session) runWrite(ctx context.Context, st parser.Statement) error {
 		wenv.Journal, wenv.Text = j, parser.StatementText(st)
 	}
 	res, err := write.Run(ctx, wenv, wp)
+	if mem, ok := s.client.(interface{ InMemory() bool }); ok && mem.InMemory() && res != nil && len(res.Written) > 0 && !s.warnedInMemory {
+		s.warnedInMemory = true
+		s.printNotes([]string{"these tables live in memory: changes last until ddbsql exits and are written nowhere else"})
+	}
 	stats.Finish()
 	err = s.timedOut(ctx, err)
 	s.reportWrite(stats, env, res, err)

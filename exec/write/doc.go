@@ -14,6 +14,8 @@
 //     nothing, and --max-wcu refuses a statement whose computed cost (per
 //     item the larger of the old and new image in 1 KB units) exceeds it
 //     before the first write. A dry run stops there and reports the keys.
+//     So does a table or index key of the wrong type in any new image
+//     (key_type), which DynamoDB would reject after others were written.
 //   - INSERT is PutItem with attribute_not_exists(<partition key>): an
 //     existing key is an item_exists error naming it. UPDATE and DELETE are
 //     UpdateItem and DeleteItem whose ConditionExpression requires the item

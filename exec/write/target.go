@@ -162,7 +162,47 @@ func newTarget(wp *planner.WritePlan, item value.Value) (*target, error) {
 		}
 		t.new = nv
 	}
+	if t.new.Kind() == value.Map {
+		if err := checkKeyTypes(wp.Table, t.new, text); err != nil {
+			return nil, err
+		}
+	}
 	return t, nil
+}
+
+// checkKeyTypes refuses, before anything is written, an image whose table
+// or index key attributes have another type than the table declares:
+// DynamoDB would reject that item's request after others were written.
+func checkKeyTypes(def *planner.TableDef, img value.Value, text string) error {
+	check := func(k planner.KeyAttr, of string) error {
+		v := img.Attr(k.Name)
+		if v.Kind() == value.Missing || v.Kind() == k.Type {
+			return nil
+		}
+		return execErr(diag.CodeKeyType, fmt.Sprintf("the item %s gives %s the type %s, but %s is a key of %s of type %s; nothing was written", text, k.Name, v.Kind(), k.Name, of, k.Type),
+			fmt.Sprintf("write %s as a %s", k.Name, k.Type))
+	}
+	keys := []planner.KeyAttr{def.PK}
+	if def.SK != nil {
+		keys = append(keys, *def.SK)
+	}
+	for _, k := range keys {
+		if err := check(k, "table "+def.Name); err != nil {
+			return err
+		}
+	}
+	for _, ix := range def.Indexes {
+		keys := []planner.KeyAttr{ix.PK}
+		if ix.SK != nil {
+			keys = append(keys, *ix.SK)
+		}
+		for _, k := range keys {
+			if err := check(k, "index "+ix.Name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // applySets computes UPDATE's new image of item.

@@ -352,3 +352,17 @@ func (f *failFrom) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput,
 	}
 	return f.ItemWriter.UpdateItem(ctx, in, opts...)
 }
+
+// A key of the wrong type in any row is refused before the first write.
+func TestKeyTypeCheckedBeforeWriting(t *testing.T) {
+	backends(t, func(t *testing.T, db backend, table string) {
+		create(t, db, table)
+		_, err := run(t, db, db, "INSERT INTO `"+table+"` (PK, SK) VALUES ('a', 1), (2, 2)", nil)
+		if de, ok := diag.As(err); !ok || de.Code != diag.CodeKeyType || !strings.Contains(de.Msg, "nothing was written") {
+			t.Fatalf("got %v", err)
+		}
+		if get(t, db, table, "a", "1") != nil {
+			t.Error("the first row was written")
+		}
+	})
+}
