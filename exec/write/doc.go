@@ -19,9 +19,11 @@
 //   - INSERT is PutItem with attribute_not_exists(<partition key>): an
 //     existing key is an item_exists error naming it. UPDATE and DELETE are
 //     UpdateItem and DeleteItem whose ConditionExpression requires the item
-//     as read: every attribute it had equal to the value read, and each
-//     attribute the statement names that it lacked still absent (so the
-//     WHERE's pushed-down and client-side parts both still hold). New values
+//     as read: every attribute it had equal to the value read (a map or
+//     list member by member: type, size, each element, since dynalite never
+//     finds two maps equal with =), and each attribute the statement names
+//     that it lacked still absent (so the WHERE's pushed-down and
+//     client-side parts both still hold). New values
 //     are computed from the item read and sent as values (b = b + 1 sends
 //     b's new number), so a request that is sent twice cannot apply twice:
 //     the second finds the item changed and fails its condition.

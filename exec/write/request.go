@@ -1,13 +1,18 @@
 package write
 
 import (
+	"fmt"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/value"
 )
@@ -21,7 +26,7 @@ const maxConditionAttrs = 60
 // asRead is the condition that the item is still as it was read: the
 // attributes it had equal their values, those the statement names that it
 // lacked still absent, and the item present.
-func asRead(wp *planner.WritePlan, old value.Value) expression.ConditionBuilder {
+func asRead(wp *planner.WritePlan, old value.Value) (expression.ConditionBuilder, error) {
 	names := old.SortedKeys()
 	if len(names) > maxConditionAttrs {
 		names = nil
@@ -31,21 +36,88 @@ func asRead(wp *planner.WritePlan, old value.Value) expression.ConditionBuilder 
 			}
 		}
 	}
-	conds := []expression.ConditionBuilder{expression.AttributeExists(expression.NameNoDotSplit(wp.Table.PK.Name))}
-	for _, n := range names {
-		conds = append(conds, expression.NameNoDotSplit(n).Equal(expression.Value(old.Attr(n).AttributeValue())))
-	}
+	var absent []string
 	refs := append([]string(nil), wp.Refs...)
 	sort.Strings(refs)
 	for _, n := range refs {
 		if old.Attr(n).Kind() == value.Missing {
-			conds = append(conds, expression.AttributeNotExists(expression.NameNoDotSplit(n)))
+			absent = append(absent, n)
 		}
 	}
-	if len(conds) == 1 {
-		return conds[0]
+	return holdsAttrs(wp.Table.PK.Name, old, names, absent)
+}
+
+// maxLeafConditions bounds the comparisons one document attribute is
+// checked with member by member; a larger one is compared whole.
+const maxLeafConditions = 64
+
+// holdsAttrs is the condition that an item exists, that each of names
+// holds its value in img, and that each of absent is missing. A map or
+// list is compared member by member (its type, its size, and each
+// element), which DynamoDB and dynalite both evaluate; dynalite never
+// finds two maps or lists equal with =.
+func holdsAttrs(pk string, img value.Value, names, absent []string) (expression.ConditionBuilder, error) {
+	conds := []expression.ConditionBuilder{expression.AttributeExists(expression.NameNoDotSplit(pk))}
+	for _, n := range append(append([]string{pk}, names...), absent...) {
+		if strings.ContainsAny(n, "[]") {
+			return expression.ConditionBuilder{}, &diag.Error{Phase: diag.Execute, Code: diag.CodeUnsupported,
+				Msg: fmt.Sprintf("the attribute name %q holds [ or ], which DynamoDB's expressions read as a list index: ddbsql cannot write items with it", n)}
+		}
 	}
-	return expression.And(conds[0], conds[1], conds[2:]...)
+	for _, n := range names {
+		v := img.Attr(n)
+		leaves, ok := leafConds(nil, []string{n}, v)
+		if !ok || len(leaves) > maxLeafConditions {
+			leaves = []expression.ConditionBuilder{expression.NameNoDotSplit(n).Equal(expression.Value(v.AttributeValue()))}
+		}
+		conds = append(conds, leaves...)
+	}
+	for _, n := range absent {
+		conds = append(conds, expression.AttributeNotExists(expression.NameNoDotSplit(n)))
+	}
+	if len(conds) == 1 {
+		return conds[0], nil
+	}
+	return expression.And(conds[0], conds[1], conds[2:]...), nil
+}
+
+// leafConds compares the value at path (words: a name each, a list index
+// appended to its word as [i]) with v, appending to out; false when that
+// takes more than maxLeafConditions comparisons or a member's name holds
+// [ or ] (then the caller compares the attribute whole).
+func leafConds(out []expression.ConditionBuilder, path []string, v value.Value) ([]expression.ConditionBuilder, bool) {
+	nb := expression.NameNoDotSplit(path[0])
+	for _, w := range path[1:] {
+		nb = nb.AppendName(expression.NameNoDotSplit(w))
+	}
+	if len(out) > maxLeafConditions {
+		return out, false
+	}
+	ok := true
+	switch v.Kind() {
+	case value.Map:
+		out = append(out, nb.AttributeType(expression.Map), nb.Size().Equal(expression.Value(len(v.Attrs()))))
+		for _, k := range v.SortedKeys() {
+			if strings.ContainsAny(k, "[]") {
+				return out, false
+			}
+			if out, ok = leafConds(out, append(slices.Clone(path), k), v.Attr(k)); !ok {
+				return out, false
+			}
+		}
+		return out, true
+	case value.List:
+		out = append(out, nb.AttributeType(expression.List), nb.Size().Equal(expression.Value(len(v.Elems()))))
+		for i, e := range v.Elems() {
+			p := slices.Clone(path)
+			p[len(p)-1] += "[" + strconv.Itoa(i) + "]"
+			if out, ok = leafConds(out, p, e); !ok {
+				return out, false
+			}
+		}
+		return out, true
+	}
+	return append(out, nb.Equal(expression.Value(v.AttributeValue()))), true
 }
 
 func appendOnce(list []string, s string) []string {
@@ -103,7 +175,11 @@ func updateInput(wp *planner.WritePlan, t *target) (*dynamodb.UpdateItemInput, e
 	for _, n := range remove {
 		up = up.Remove(expression.NameNoDotSplit(n))
 	}
-	e, err := expression.NewBuilder().WithUpdate(up).WithCondition(asRead(wp, t.old)).Build()
+	cond, err := asRead(wp, t.old)
+	if err != nil {
+		return nil, err
+	}
+	e, err := expression.NewBuilder().WithUpdate(up).WithCondition(cond).Build()
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +190,11 @@ func updateInput(wp *planner.WritePlan, t *target) (*dynamodb.UpdateItemInput, e
 }
 
 func deleteInput(wp *planner.WritePlan, t *target) (*dynamodb.DeleteItemInput, error) {
-	e, err := expression.NewBuilder().WithCondition(asRead(wp, t.old)).Build()
+	cond, err := asRead(wp, t.old)
+	if err != nil {
+		return nil, err
+	}
+	e, err := expression.NewBuilder().WithCondition(cond).Build()
 	if err != nil {
 		return nil, err
 	}

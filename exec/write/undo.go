@@ -110,7 +110,11 @@ func undoOne(ctx context.Context, client dynamo.ItemWriter, def *planner.TableDe
 	var sendErr error
 	switch {
 	case old.Kind() != value.Map: // inserted: delete it
-		e, err := expression.NewBuilder().WithCondition(holds(def, nv, nil)).Build()
+		cond, err := holds(def, nv, nil)
+		if err != nil {
+			return false, text, err
+		}
+		e, err := expression.NewBuilder().WithCondition(cond).Build()
 		if err != nil {
 			return false, text, err
 		}
@@ -145,7 +149,11 @@ func undoOne(ctx context.Context, client dynamo.ItemWriter, def *planner.TableDe
 				absent = append(absent, n)
 			}
 		}
-		e, err := expression.NewBuilder().WithUpdate(up).WithCondition(holds(def, nv, absent)).Build()
+		cond, err := holds(def, nv, absent)
+		if err != nil {
+			return false, text, err
+		}
+		e, err := expression.NewBuilder().WithUpdate(up).WithCondition(cond).Build()
 		if err != nil {
 			return false, text, err
 		}
@@ -164,18 +172,8 @@ func undoOne(ctx context.Context, client dynamo.ItemWriter, def *planner.TableDe
 
 // holds is the condition that an item exists and holds img's attributes,
 // and lacks the absent ones.
-func holds(def *planner.TableDef, img value.Value, absent []string) expression.ConditionBuilder {
-	conds := []expression.ConditionBuilder{expression.AttributeExists(expression.NameNoDotSplit(def.PK.Name))}
-	for _, n := range img.SortedKeys() {
-		conds = append(conds, expression.NameNoDotSplit(n).Equal(expression.Value(img.Attr(n).AttributeValue())))
-	}
-	for _, n := range absent {
-		conds = append(conds, expression.AttributeNotExists(expression.NameNoDotSplit(n)))
-	}
-	if len(conds) == 1 {
-		return conds[0]
-	}
-	return expression.And(conds[0], conds[1], conds[2:]...)
+func holds(def *planner.TableDef, img value.Value, absent []string) (expression.ConditionBuilder, error) {
+	return holdsAttrs(def.PK.Name, img, img.SortedKeys(), absent)
 }
 
 func undoPartial(res *UndoResult, err error) error {
