@@ -87,6 +87,10 @@ func testWrites(t *testing.T, c *cli) {
 	t.Run("scan rule", func(t *testing.T) {
 		failRun(t, []string{"needs a Scan", "--allow-scan"}, "-e", "DELETE FROM {app} WHERE n = 1")
 	})
+	t.Run("strict and max rcu apply to the read", func(t *testing.T) {
+		failRun(t, []string{"--strict"}, "--strict", "-e", "DELETE FROM {app} WHERE PK = 'W#9' AND n = 1")
+		failRun(t, []string{"--max-rcu"}, "--allow-scan", "--max-rcu", "1", "-e", "DELETE FROM {app} WHERE n = 1")
+	})
 	t.Run("stats json", func(t *testing.T) {
 		r := mustRun(t, "--stats", "json", "-e", "INSERT INTO {app} (PK, SK) VALUES ('W#7', 'A')")
 		var line struct {
