@@ -47,7 +47,9 @@
 // run by exec/write; Config.ReadOnly refuses them before planning,
 // Config.DryRun reports the keys and WCU instead of writing, Config.MaxWCU
 // bounds them, Config.Journal names the file each write's images are
-// recorded in (opened for the statement, appended to). The outcome goes to errOut ("3 items updated in t"); --stats
+// recorded in (opened for the statement, appended to), and
+// Config.ConfirmWrite (SetConfirmWrite; the REPL asks the user) is asked
+// before a write of several items, with the --timeout clock paused. The outcome goes to errOut ("3 items updated in t"); --stats
 // adds a write line (JSON: every key written and not written, WCU by table
 // and index, conditional-check failures). A client that says it is
 // InMemory (the --demo and --data backend) gets a note at the session's

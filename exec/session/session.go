@@ -17,6 +17,7 @@ import (
 	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/exec/spill"
+	"github.com/ddbsql/ddbsql/exec/write"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
@@ -135,6 +136,10 @@ type Config struct {
 	// Journal, when set, is the file every write statement records the
 	// old and new image of each item it changes in (--journal).
 	Journal string
+	// ConfirmWrite, when set, is asked before a write statement that
+	// changes more than one item sends its first write, with the count
+	// and WCU (the REPL asks the user); false writes nothing.
+	ConfirmWrite func(ctx context.Context, c write.Confirmation) bool
 	// ConfirmScan, when set, is asked before a statement that needs a Scan
 	// the options do not allow (the REPL asks the user); true plans it again
 	// with Scans allowed, for this statement only.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/format"
+	"github.com/ddbsql/ddbsql/exec/write"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -77,6 +78,12 @@ func (s *Session) SetStatsSink(sink func(StatementStats)) { s.statsSink = sink }
 // fails).
 func (s *Session) SetConfirmScan(confirm func(ctx context.Context, scan planner.ScanEstimate) bool) {
 	s.cfg.ConfirmScan = confirm
+}
+
+// SetConfirmWrite sets the question asked before a write statement that
+// changes more than one item (nil: none).
+func (s *Session) SetConfirmWrite(confirm func(ctx context.Context, c write.Confirmation) bool) {
+	s.cfg.ConfirmWrite = confirm
 }
 
 // Client is the client statements send their requests through.

@@ -74,6 +74,15 @@ func (s *Session) runWrite(ctx context.Context, st parser.Statement) error {
 	env := s.env(stats)
 	defer env.Spill.Close()
 	wenv := &write.Env{Engine: env, Client: wc, DryRun: s.cfg.DryRun, MaxWCU: s.cfg.MaxWCU, BeforeWrite: s.beforeWrite}
+	if s.cfg.ConfirmWrite != nil {
+		wenv.Confirm = func(ctx context.Context, c write.Confirmation) bool {
+			// The time the user takes to answer is not the statement's.
+			if st := statementOf(ctx); st != nil {
+				defer st.clock.pause()()
+			}
+			return s.cfg.ConfirmWrite(ctx, c)
+		}
+	}
 	if s.cfg.Journal != "" && !s.cfg.DryRun {
 		j, err := write.OpenJournal(s.cfg.Journal)
 		if err != nil {

@@ -49,9 +49,23 @@ type Env struct {
 	// the statement's text for it.
 	Journal *Journal
 	Text    string
+	// Confirm, when set, is asked before a statement that changes more than
+	// one item is written (the REPL asks the user); false writes nothing.
+	Confirm func(ctx context.Context, c Confirmation) bool
 	// BeforeWrite, when set, is called before each item's first request
 	// (tests change the item there, as a concurrent writer would).
 	BeforeWrite func(ctx context.Context, key map[string]types.AttributeValue)
+}
+
+// Confirmation is what Env.Confirm is asked about: a statement about to
+// write Items items for about WCU capacity units.
+type Confirmation struct {
+	Kind  planner.WriteKind
+	Table string
+	Items int
+	WCU   float64
+	// Keys are the first SampleKeys items' keys.
+	Keys []string
 }
 
 // Result is what a write statement did.
@@ -98,6 +112,14 @@ func Run(ctx context.Context, env *Env, wp *planner.WritePlan) (*Result, error) 
 	if env.DryRun {
 		res.NotWritten = res.Keys
 		return res, nil
+	}
+	if env.Confirm != nil && len(targets) > 1 {
+		c := Confirmation{Kind: wp.Kind, Table: wp.Table.Name, Items: len(targets), WCU: res.EstimatedWCU, Keys: res.Keys[:min(len(res.Keys), SampleKeys)]}
+		if !env.Confirm(ctx, c) {
+			res.NotWritten = res.Keys
+			return res, &diag.Error{Phase: diag.Execute, Code: diag.CodeCancelled,
+				Msg: fmt.Sprintf("%s of %s not confirmed; nothing was written", wp.Kind, plural.Of(len(targets), "item"))}
+		}
 	}
 	if wp.Kind == planner.WriteReplace {
 		if env.Journal != nil {

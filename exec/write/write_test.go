@@ -394,3 +394,35 @@ func TestConcurrentDocumentChangeIsKept(t *testing.T) {
 		}
 	})
 }
+
+// Env.Confirm is asked, with the count and WCU, before a statement of
+// several items writes; no writes nothing.
+func TestConfirm(t *testing.T) {
+	db := memdb.New()
+	create(t, db, "writes", item("a", "1", "b", n("1")), item("a", "2", "b", n("2")))
+	ctx := context.Background()
+	for _, answer := range []bool{false, true} {
+		st, err := parser.ParseOne("DELETE FROM writes WHERE PK = 'a'")
+		if err != nil {
+			t.Fatal(err)
+		}
+		wp, err := planner.PlanWrite(ctx, dynamo.NewCatalog(db), st, planner.Options{Parallelism: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var asked write.Confirmation
+		env := &write.Env{Engine: &engine.Env{Client: db, Mem: memory.DefaultAllocator, Stats: engine.NewStats(), Concurrency: 1}, Client: db,
+			Confirm: func(_ context.Context, c write.Confirmation) bool { asked = c; return answer }}
+		_, err = write.Run(ctx, env, wp)
+		if asked.Items != 2 || asked.WCU != 2 || len(asked.Keys) != 2 {
+			t.Errorf("asked %+v", asked)
+		}
+		de, _ := diag.As(err)
+		switch {
+		case !answer && (de == nil || de.Code != diag.CodeCancelled || get(t, db, "writes", "a", "1") == nil):
+			t.Errorf("declined: %v, item %v", err, get(t, db, "writes", "a", "1"))
+		case answer && (err != nil || get(t, db, "writes", "a", "1") != nil):
+			t.Errorf("confirmed: %v", err)
+		}
+	}
+}
