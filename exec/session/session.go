@@ -62,6 +62,11 @@ type Session struct {
 	// warnedInMemory: the note that in-memory tables' changes end with
 	// the process was shown (once per session).
 	warnedInMemory bool
+	// writer is the client New was given, for write statements (nil when
+	// it cannot write); WrapClient wraps reads only. inMemory: it says its
+	// tables live in memory (the --demo and --data backend).
+	writer   dynamo.ItemWriter
+	inMemory bool
 	// beforeWrite, when set (tests), runs before each item's write.
 	beforeWrite func(ctx context.Context, key map[string]types.AttributeValue)
 }
@@ -165,7 +170,10 @@ func New(client dynamo.Client, out, errOut io.Writer, cfg Config) *Session {
 	if cfg.Mem == nil {
 		cfg.Mem = memory.DefaultAllocator
 	}
-	return &Session{client: client, catalog: dynamo.NewCatalog(client), cfg: cfg, out: out, errOut: errOut}
+	s := &Session{client: client, catalog: dynamo.NewCatalog(client), cfg: cfg, out: out, errOut: errOut}
+	s.writer, _ = client.(dynamo.ItemWriter)
+	s.inMemory = isInMemory(client)
+	return s
 }
 
 // RunScript parses every statement in text, then runs them in order,

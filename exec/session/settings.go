@@ -94,6 +94,8 @@ func (s *Session) Client() dynamo.Client { return s.client }
 // attribute names of the items read, for completion). The wrapper must
 // pass every call on unchanged. The catalog keeps the client it was made
 // with, so the table descriptions it holds stay valid.
+// Write statements keep sending through the client New was given, which
+// the wrapper need not implement the writes of.
 func (s *Session) WrapClient(wrap func(dynamo.Client) dynamo.Client) { s.client = wrap(s.client) }
 
 // Catalog is the session's cache of table descriptions, which statements

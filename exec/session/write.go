@@ -48,8 +48,8 @@ func (s *Session) runWrite(ctx context.Context, st parser.Statement) error {
 			Msg:  "this session is --read-only: INSERT, REPLACE, UPDATE and DELETE are refused; nothing was written",
 			Hint: "run without --read-only to change items (EXPLAIN and --dry-run show what a write would do)"}
 	}
-	wc, ok := s.client.(dynamo.ItemWriter)
-	if !ok {
+	wc := s.writer
+	if wc == nil {
 		return &diag.Error{Phase: diag.Plan, Code: diag.CodeUnsupported, Msg: "this connection cannot write items"}
 	}
 	wp, err := s.planWrite(ctx, st)
@@ -92,7 +92,7 @@ func (s *Session) runWrite(ctx context.Context, st parser.Statement) error {
 		wenv.Journal, wenv.Text = j, parser.StatementText(st)
 	}
 	res, err := write.Run(ctx, wenv, wp)
-	if mem, ok := s.client.(interface{ InMemory() bool }); ok && mem.InMemory() && res != nil && len(res.Written) > 0 && !s.warnedInMemory {
+	if s.inMemory && res != nil && len(res.Written) > 0 && !s.warnedInMemory {
 		s.warnedInMemory = true
 		s.printNotes([]string{"these tables live in memory: changes last until ddbsql exits and are written nowhere else"})
 	}
@@ -215,4 +215,10 @@ func sortedKeys(m map[string]float64) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// isInMemory says whether a client's tables live in memory only.
+func isInMemory(c dynamo.Client) bool {
+	mem, ok := c.(interface{ InMemory() bool })
+	return ok && mem.InMemory()
 }
