@@ -387,6 +387,8 @@ func (e *replEnv) testMeta(t *testing.T) {
 func (e *replEnv) testWriteQuestion(t *testing.T) {
 	s := e.start(t, e.env(t))
 	s.send(e.sql("INSERT INTO {app} (PK, SK) VALUES ('Q#1', 'A');\r"))
+	s.expect("writes are journaled in ")
+	s.expect("/ddbsql/journal/")
 	s.expect("1 item inserted")
 	s.expect(e.prompt())
 	s.send(e.sql("INSERT INTO {app} (PK, SK) VALUES ('Q#1', 'B'), ('Q#1', 'C');\r"))

@@ -62,6 +62,8 @@ type Session struct {
 	// warnedInMemory: the note that in-memory tables' changes end with
 	// the process was shown (once per session).
 	warnedInMemory bool
+	// notedJournal is the journal file the session last named in a note.
+	notedJournal string
 	// writer is the client New was given, for write statements (nil when
 	// it cannot write); WrapClient wraps reads only. inMemory: it says its
 	// tables live in memory (the --demo and --data backend).

@@ -80,6 +80,10 @@ func (s *Session) SetConfirmScan(confirm func(ctx context.Context, scan planner.
 	s.cfg.ConfirmScan = confirm
 }
 
+// SetJournal sets the file write statements journal their items in
+// ("" for none).
+func (s *Session) SetJournal(path string) { s.cfg.Journal = path }
+
 // SetConfirmWrite sets the question asked before a write statement that
 // changes more than one item (nil: none).
 func (s *Session) SetConfirmWrite(confirm func(ctx context.Context, c write.Confirmation) bool) {

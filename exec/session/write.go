@@ -92,6 +92,10 @@ func (s *Session) runWrite(ctx context.Context, st parser.Statement) error {
 		wenv.Journal, wenv.Text = j, parser.StatementText(st)
 	}
 	res, err := write.Run(ctx, wenv, wp)
+	if wenv.Journal != nil && res != nil && len(res.Written) > 0 && s.notedJournal != s.cfg.Journal {
+		s.notedJournal = s.cfg.Journal
+		s.printNotes([]string{"writes are journaled in " + s.cfg.Journal + "; ddbsql --undo " + s.cfg.Journal + " puts the old items back"})
+	}
 	if s.inMemory && res != nil && len(res.Written) > 0 && !s.warnedInMemory {
 		s.warnedInMemory = true
 		s.printNotes([]string{"these tables live in memory: changes last until ddbsql exits and are written nowhere else"})
