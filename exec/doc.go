@@ -14,6 +14,9 @@
 //     parallel segments and IN lists, merges by sort key, GetItem and
 //     BatchGetItem (UnprocessedKeys retried), the fast wire path, rate
 //     limiting, statistics and exec's error type.
+//   - exec/write runs INSERT, REPLACE, UPDATE and DELETE: the read through
+//     the engine, new images computed on the client, one conditional
+//     request per item, re-reads on conflicts.
 //   - exec/batchwrite puts items into a table with BatchWriteItem
 //     (UnprocessedItems retried, every key not written named).
 //   - exec/bulkload is --load: a file's items written with the batch

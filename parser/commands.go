@@ -32,6 +32,17 @@ func (s *stmt) explain() (Statement, *diag.Error) {
 		}
 		return &Explain{Analyze: analyze, Dialect: dialect, Stmt: sel, Loc: s.span(0)}, nil
 	}
+	if writeVerbs[s.word(i)] {
+		if analyze {
+			return nil, errAt(diag.CodeUnsupported, s.sig[1].start, "EXPLAIN ANALYZE of a write is not supported: it would change the items",
+				"EXPLAIN shows the plan without running it; --dry-run runs the reads and writes nothing")
+		}
+		w, err := s.write(i)
+		if err != nil {
+			return nil, err
+		}
+		return &Explain{Write: w, Loc: s.span(0)}, nil
+	}
 	if err := s.notExplainable(i); err != nil {
 		return nil, err
 	}

@@ -2,7 +2,7 @@
 //
 // Phase: parse. Input is the text a user typed or a script file; output is
 // a list of Statement values (*Select, *Explain, *Describe, *ShowTables,
-// *ShowIndexes) for the planner, or a *diag.Error of phase diag.Parse. The
+// *ShowIndexes, and the writes *Insert, *Update, *Delete) for the planner, or a *diag.Error of phase diag.Parse. The
 // package knows nothing of catalogs or DynamoDB calls.
 //
 // May import: nothing of the module but its leaf parser/diag (the error
@@ -100,12 +100,20 @@
 //     positions after it stay exact; the Select's span still covers it.
 //     Queries nest at most MaxQueryNesting levels (derived tables, WITH
 //     bodies, parenthesized members), so the parse stays linear.
-//   - ddbsql is read-only: any statement other than SELECT (WITH included),
-//     EXPLAIN, DESCRIBE/DESC and SHOW TABLES/INDEXES is an "unsupported"
-//     error, as are WITH RECURSIVE, FULL OUTER JOIN, set
+//   - Statements other than SELECT (WITH included), INSERT, REPLACE,
+//     UPDATE, DELETE, EXPLAIN, DESCRIBE/DESC and SHOW TABLES/INDEXES are
+//     "unsupported" errors, as are WITH RECURSIVE, FULL OUTER JOIN, set
 //     operators or WITH inside a subquery of WHERE or the select list, and
 //     query parameters.
 //   - EXPLAIN ATHENA <select> and EXPLAIN DUCKDB <select> are an Explain
 //     with Dialect set (commands.go); the dialect word counts only before
 //     a SELECT, so EXPLAIN athena still describes a table named athena.
+//   - Writes (write.go): UPDATE, DELETE and INSERT … VALUES go through the
+//     SELECT path's rewrite (parseSQL), so quoting, keyword names, paths and
+//     positions follow the rules above; INSERT … SELECT parses its query as
+//     any query. UPDATE and DELETE carry Read, the SELECT * FROM t WHERE …
+//     that finds their items, for the planner to plan like any SELECT. They
+//     change one table (no joins, no index, no ORDER BY or LIMIT); INSERT
+//     names top-level attributes, each once, and VALUES rows as long as
+//     that list.
 package parser

@@ -39,6 +39,7 @@ var operandKeywords = setOf(
 	"where", "having", "by", "on", "and", "or", "not", "when", "then", "else",
 	"case", "between", "like", "regexp", "rlike", "escape", "limit", "offset",
 	"interval", "div", "mod",
+	"set", // UPDATE t SET a = …: a target (maybe a document path) follows
 )
 
 // operandPuncts are operators and punctuation after which an expression starts.

@@ -78,8 +78,10 @@ func parsePiece(src string, p Piece) (st Statement, err *diag.Error) {
 		return s.describe()
 	case w == "show":
 		return s.show()
+	case writeVerbs[w]:
+		return s.write(0)
 	}
-	return nil, s.unexpected(0, "a statement starts with SELECT, EXPLAIN, DESCRIBE or SHOW")
+	return nil, s.unexpected(0, "a statement starts with SELECT, INSERT, REPLACE, UPDATE, DELETE, EXPLAIN, DESCRIBE or SHOW")
 }
 
 // stmt is one statement's tokens: all of them, and the significant ones.

@@ -275,7 +275,8 @@ func (r *nameRewriter) position(i int) position {
 		case w == "as":
 			return posAlias
 		case w == "from" && f.opener != "substr" && f.opener != "substring",
-			w == "join", w == "straight_join" && f.clause != "select":
+			w == "join", w == "straight_join" && f.clause != "select",
+			w == "into", w == "update" && p == 0:
 			return posTable
 		case operandKeywords[w] || w == "from":
 			return posOperand

@@ -12,12 +12,34 @@ import (
 // and soft keywords used as names backticked; every position sqlparser
 // reports is mapped back through those edits.
 func parseSelect(src string, toks []token) (*Select, *diag.Error) {
-	sig := significant(toks)
-	if err := checkSelectFeatures(src, sig); err != nil {
+	ast, rw, sig, err := parseSQL(src, toks)
+	if err != nil {
 		return nil, err
 	}
-	if err := checkNestingTokens(src, sig); err != nil {
+	sel, err := asSelect(ast, sig[0].start)
+	if err != nil {
 		return nil, err
+	}
+	if err := checkNestingTree(sel, sig[0].start); err != nil {
+		return nil, err
+	}
+	start, end := sig[0].start, sig[len(sig)-1].end
+	return &Select{AST: sel, Paths: rw.paths, QuotedValues: quotedValues(sel, rw.loneQuoted),
+		ItemTexts: selectItemTexts(src, sig, sel, rw.windowWords()), Windows: rw.windows, Text: src[start:end], Loc: Span{start, end}}, nil
+}
+
+// parseSQL hands one statement to sqlparser through the rewrite the SELECT
+// path needs (comments blanked, wrapping parentheses blanked, document
+// paths and keyword names rewritten) and returns what sqlparser made of
+// it, the rewriter (its paths and quoted names) and the significant
+// tokens sqlparser saw. INSERT, UPDATE and DELETE come through here too.
+func parseSQL(src string, toks []token) (sqlparser.Statement, *nameRewriter, []token, *diag.Error) {
+	sig := significant(toks)
+	if err := checkSelectFeatures(src, sig); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := checkNestingTokens(src, sig); err != nil {
+		return nil, nil, nil, err
 	}
 	start, end := sig[0].start, sig[len(sig)-1].end
 	buf := []byte(src[start:end])
@@ -31,22 +53,14 @@ func parseSelect(src string, toks []token) (*Select, *diag.Error) {
 	sig = stripParens(src, buf, start, sig)
 	rw := newNameRewriter(src, sig, src[start:end])
 	if err := rw.run(); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	text := splice(buf, start, rw.edits)
 	ast, fail := callSQLParser(text.text)
 	if fail != nil {
-		return nil, sqlError(src, text, fail, sig)
+		return nil, nil, nil, sqlError(src, text, fail, sig)
 	}
-	sel, err := asSelect(ast, sig[0].start)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkNestingTree(sel, sig[0].start); err != nil {
-		return nil, err
-	}
-	return &Select{AST: sel, Paths: rw.paths, QuotedValues: quotedValues(sel, rw.loneQuoted),
-		ItemTexts: selectItemTexts(src, sig, sel, rw.windowWords()), Windows: rw.windows, Text: src[start:end], Loc: Span{start, end}}, nil
+	return ast, rw, sig, nil
 }
 
 // blank overwrites buf[a:b] with spaces, keeping line breaks.

@@ -6,7 +6,7 @@ import "github.com/xwb1989/sqlparser"
 type Span struct{ Start, End int }
 
 // Statement is one parsed statement: *Select, *Explain, *ShowTables,
-// *Describe or *ShowIndexes.
+// *Describe, *ShowIndexes, or a write: *Insert, *Update, *Delete.
 type Statement interface{ Span() Span }
 
 // Select is any SELECT statement; the planner decides which parts it supports.
@@ -46,16 +46,19 @@ type Select struct {
 	Derived []CTE
 }
 
-// Explain is EXPLAIN [ANALYZE] <select> (also DESCRIBE/DESC <select>), or
+// Explain is EXPLAIN [ANALYZE] <select> (also DESCRIBE/DESC <select>),
 // EXPLAIN ATHENA|DUCKDB <select>, which asks for the statement rewritten
-// for that engine over the table's export (Dialect set, Analyze false).
+// for that engine over the table's export (Dialect set, Analyze false),
+// or EXPLAIN <write> (Write set, Stmt nil).
 type Explain struct {
 	Analyze bool
 	// Dialect is "" for ddbsql's own plan, else DialectAthena or
 	// DialectDuckDB.
 	Dialect string
 	Stmt    *Select
-	Loc     Span
+	// Write is the INSERT, REPLACE, UPDATE or DELETE explained.
+	Write Statement
+	Loc   Span
 }
 
 // The engines EXPLAIN can rewrite a SELECT for.

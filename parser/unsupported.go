@@ -9,7 +9,7 @@ import (
 // writeStatements are statements that change data or schema. ddbsql only
 // reads, and says so instead of a bare syntax error.
 var writeStatements = setOf(
-	"insert", "update", "delete", "replace", "create", "alter", "drop",
+	"create", "alter", "drop",
 	"truncate", "rename", "grant", "revoke", "load", "merge", "upsert", "call",
 	"do", "handler", "import", "lock", "unlock", "optimize", "repair", "analyze",
 )
@@ -32,10 +32,10 @@ func (s *stmt) kindError(i int) *diag.Error {
 	at := s.sig[min(i, len(s.sig)-1)].start
 	switch {
 	case writeStatements[w]:
-		return errAt(diag.CodeUnsupported, at, "ddbsql is read-only: "+strings.ToUpper(w)+" is not supported", "")
+		return errAt(diag.CodeUnsupported, at, strings.ToUpper(w)+" statements are not supported", "ddbsql changes items with INSERT, REPLACE, UPDATE and DELETE; it does not change tables")
 	case otherStatements[w]:
 		return errAt(diag.CodeUnsupported, at, strings.ToUpper(w)+" statements are not supported",
-			"ddbsql runs SELECT, EXPLAIN, DESCRIBE and SHOW statements")
+			"ddbsql runs SELECT, INSERT, REPLACE, UPDATE, DELETE, EXPLAIN, DESCRIBE and SHOW statements")
 	}
 	return nil
 }

@@ -141,6 +141,16 @@
 //     tests them (a correlated aggregate is folded per value: a keyed
 //     grouped join); where a node of the read would test the subquery itself
 //     (a branch of a union), it is read whole instead, under the Scan rule.
+//   - Writes (write.go, explainwrite.go): PlanWrite plans INSERT, REPLACE,
+//     UPDATE and DELETE as a WritePlan whose Read is planned by
+//     PlanStatement like any SELECT (SELECT * FROM t WHERE … for UPDATE and
+//     DELETE, the query of INSERT … SELECT), so keys, indexes, the Scan rule
+//     and estimates are a SELECT's. SET and VALUES expressions and the WHERE
+//     (for exec's re-check of a changed item) are bound over the one table.
+//     Assigning a primary-key attribute is a key_change error; an index
+//     key may change (a note says the item moves in the index). SET x =
+//     NULL is a removal (Expr nil). Refs lists the attributes the statement
+//     names, for the write's condition.
 //   - Errors are *diag.Error of phase plan with a stable Code; the error
 //     of a refused Scan has a *ScanNeeded cause (what the Scan would read).
 //   - EXPLAIN ATHENA and EXPLAIN DUCKDB (ExplainDialect, dialect*.go)

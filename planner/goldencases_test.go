@@ -93,8 +93,10 @@ func TestGoldenCaseCount(t *testing.T) {
 }
 
 // notPlannerErrors are the plan-phase codes the planner never returns
-// while planning (the caller's --max-rcu check reports budget).
-var notPlannerErrors = map[string]bool{"budget": true}
+// while planning a SELECT (the caller's --max-rcu check reports budget,
+// the session's --read-only check read_only; key_change comes from
+// PlanWrite, pinned by write_test.go).
+var notPlannerErrors = map[string]bool{"budget": true, "read_only": true, "key_change": true}
 
 // TestGoldenErrorCodes fails when a code of the plan phase (parser/diag's
 // codes.go) is the outcome of no golden case: every kind of rejection is

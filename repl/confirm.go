@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/ddbsql/ddbsql/exec/write"
 	"github.com/ddbsql/ddbsql/planner"
 	"github.com/ddbsql/ddbsql/planner/ddblimits"
 	"github.com/ddbsql/ddbsql/planner/plural"
@@ -70,4 +71,12 @@ func readAnswer(ctx context.Context, fd int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// writeQuestion asks before a write statement that changes several items.
+func writeQuestion(c write.Confirmation) string {
+	verb := map[planner.WriteKind]string{planner.WriteInsert: "inserts", planner.WriteReplace: "writes",
+		planner.WriteUpdate: "changes", planner.WriteDelete: "deletes"}[c.Kind]
+	return fmt.Sprintf("%s %s %s in %s (~%s WCU), e.g. %s. Go ahead? [y/N] ",
+		c.Kind, verb, plural.Of(c.Items, "item"), c.Table, planner.FormatRCU(c.WCU), c.Keys[0])
 }

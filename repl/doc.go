@@ -16,7 +16,9 @@
 // through its methods: it reads the starting settings with Settings, copies
 // its own (\format, \x, \set, \stats) in with the setters before each
 // statement, wraps the client to remember attribute names (WrapClient),
-// asks the Scan question (SetConfirmScan), and renders the statistics
+// asks the Scan question (SetConfirmScan) and, before a write of several
+// items, the write question with their count and WCU (SetConfirmWrite),
+// and renders the statistics
 // values the session hands to its sink (StatementStats.Text, JSON).
 //
 // Invariants:

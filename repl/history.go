@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // DefaultHistorySize bounds the history kept in memory and on disk.
@@ -34,6 +36,20 @@ func HistoryPath(getenv func(string) (string, bool)) string {
 	}
 	if home := homeDir(getenv); home != "" {
 		return filepath.Join(home, ".local", "state", "ddbsql", "history")
+	}
+	return ""
+}
+
+// JournalPath is the REPL's default --journal: a file per session under
+// $XDG_STATE_HOME/ddbsql/journal/ (~/.local/state when unset), named by
+// the session's start; "" when there is no home.
+func JournalPath(getenv func(string) (string, bool), start time.Time) string {
+	name := start.UTC().Format("20060102T150405Z") + "-" + strconv.Itoa(os.Getpid()) + ".jsonl"
+	if dir, ok := getenv("XDG_STATE_HOME"); ok && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "ddbsql", "journal", name)
+	}
+	if home := homeDir(getenv); home != "" {
+		return filepath.Join(home, ".local", "state", "ddbsql", "journal", name)
 	}
 	return ""
 }

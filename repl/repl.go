@@ -91,6 +91,7 @@ func newREPL(ctx context.Context, cfg Config) (*REPL, error) {
 	r.seen = newSeenAttrs()
 	r.sess.WrapClient(func(c dynamo.Client) dynamo.Client { return recordingClient{Client: c, seen: r.seen} })
 	r.sess.SetConfirmScan(r.confirmScan)
+	r.sess.SetConfirmWrite(r.confirmWrite)
 	r.progress = r.sess.Settings().Progress
 	r.set = settingsOf(r.sess)
 	r.schema = newSchemaCache(r.base, r.sess.Catalog())

@@ -52,6 +52,7 @@ func TestREPLOnTerminal(t *testing.T) {
 	t.Run("meta-commands", e.testMeta)
 	t.Run("EXPLAIN in JSON after \\format json", e.testExplainJSON)
 	t.Run("scan asks first", e.testScanQuestion)
+	t.Run("a write of several items asks first", e.testWriteQuestion)
 	t.Run("pager for tall results", e.testPager)
 	t.Run("piped stdin runs as a script", e.testPipedStdin)
 	t.Run("no controlling terminal: plain line input", e.testNoControllingTerminal)
@@ -379,6 +380,34 @@ func (e *replEnv) testMeta(t *testing.T) {
 	if code := s.waitExit(); code != 0 {
 		t.Fatalf("exit status %d", code)
 	}
+}
+
+// testWriteQuestion: a write of several items asks with the count and the
+// WCU; no writes nothing, yes writes them; a write of one item does not ask.
+func (e *replEnv) testWriteQuestion(t *testing.T) {
+	s := e.start(t, e.env(t))
+	s.send(e.sql("INSERT INTO {app} (PK, SK) VALUES ('Q#1', 'A');\r"))
+	s.expect("writes are journaled in ")
+	s.expect("/ddbsql/journal/")
+	s.expect("1 item inserted")
+	s.expect(e.prompt())
+	s.send(e.sql("INSERT INTO {app} (PK, SK) VALUES ('Q#1', 'B'), ('Q#1', 'C');\r"))
+	s.expect("INSERT inserts 2 items in " + e.app[1:len(e.app)-1] + " (~2 WCU), e.g. PK='Q#1', SK='B'. Go ahead? [y/N] ")
+	s.send("n\r")
+	s.expect("not confirmed; nothing was written")
+	s.expect(e.prompt())
+	s.send(e.sql("INSERT INTO {app} (PK, SK) VALUES ('Q#1', 'B'), ('Q#1', 'C');\r"))
+	s.expect("Go ahead? [y/N] ")
+	s.send("y\r")
+	s.expect("2 items inserted")
+	s.expect(e.prompt())
+	s.send(e.sql("DELETE FROM {app} WHERE PK = 'Q#1';\r"))
+	s.expect("DELETE deletes 3 items in ")
+	s.send("y\r")
+	s.expect("3 items deleted")
+	s.expect(e.prompt())
+	s.send("\\q\r")
+	s.waitExit()
 }
 
 func (e *replEnv) testScanQuestion(t *testing.T) {

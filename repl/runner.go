@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ddbsql/ddbsql/exec/session"
+	"github.com/ddbsql/ddbsql/exec/write"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -140,6 +141,20 @@ func (r *REPL) pagerFailed(err error) {
 
 // confirmScan asks before a statement that needs a Scan (session calls it
 // only when allow_scan is off).
+// confirmWrite asks before a write statement that changes several items.
+func (r *REPL) confirmWrite(ctx context.Context, c write.Confirmation) bool {
+	_ = r.term.Restore()
+	r.out.endLine()
+	io.WriteString(r.err, writeQuestion(c))
+	answer, ok := readAnswer(ctx, r.term.fd)
+	if !ok {
+		io.WriteString(r.err, "\n")
+		return false
+	}
+	r.err.markLineStart()
+	return isYes(answer)
+}
+
 func (r *REPL) confirmScan(ctx context.Context, est planner.ScanEstimate) bool {
 	_ = r.term.Restore()
 	r.out.endLine()

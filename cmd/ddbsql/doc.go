@@ -26,6 +26,12 @@
 // of statements, prints what each wrote and checked, and exits 1 on the
 // first failure (its checkpoint lets the same command resume).
 //
+// --undo FILE [--statement N] (undo.go) runs exec/write.Undo on the
+// journal --journal FILE wrote instead of statements, prints what it
+// restored, and exits 1 when an item was left alone as a conflict.
+// --dry-run, --max-wcu, --read-only and --journal reach the session's
+// Config for write statements.
+//
 // Output: results go to stdout, or to -o/--output FILE (created or
 // truncated before any statement runs; a file that cannot be created is
 // bad usage), which scripts treat as if they began with \o FILE. Both are

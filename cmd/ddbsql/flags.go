@@ -45,6 +45,12 @@ type config struct {
 	consistent  bool
 	strict      bool
 	maxRCU      float64
+	maxWCU      float64
+	dryRun      bool
+	readOnly    bool
+	journal     string // --journal FILE
+	undo        string // --undo FILE
+	statement   int    // --statement N of --undo
 	rateLimit   float64
 	segments    int
 	concurrency int
@@ -88,6 +94,12 @@ func newFlagSet(cfg *config, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.consistent, "consistent", false, "use strongly consistent reads (not possible on global secondary indexes)")
 	fs.BoolVar(&cfg.strict, "strict", false, "fail statements that are not one Query or GetItem (Scan, FilterExpression, client-side filter or sort, join not by key)")
 	fs.Var(amountFlag{&cfg.maxRCU, "100"}, "max-rcu", "refuse statements estimated to consume more than `N` read capacity units (or of unknown cost), and stop those that do")
+	fs.Var(amountFlag{&cfg.maxWCU, "100"}, "max-wcu", "refuse write statements that would consume more than `N` write capacity units, and stop those that do")
+	fs.BoolVar(&cfg.dryRun, "dry-run", false, "run the reads of INSERT, REPLACE, UPDATE and DELETE and print the items they would change and the WCU; write nothing")
+	fs.BoolVar(&cfg.readOnly, "read-only", false, "refuse INSERT, REPLACE, UPDATE and DELETE")
+	fs.StringVar(&cfg.journal, "journal", "", "record the old and new image of every item a write changes in `FILE` (for --undo)")
+	fs.StringVar(&cfg.undo, "undo", "", "put back the old images journaled in `FILE` (each only if the item still holds the new image), and exit")
+	fs.IntVar(&cfg.statement, "statement", 0, "with --undo, undo only journaled statement `N`")
 	fs.Var(amountFlag{&cfg.rateLimit, "50"}, "rate-limit", "pace each statement's reads to `RCU_PER_SECOND`")
 	fs.Var(countFlag{&cfg.segments, 0, maxSegments, segmentsWhy}, "segments", "`N` parallel Scan segments (default: about one per GiB, at most 8 per CPU)")
 	cfg.concurrency = 8
@@ -146,6 +158,13 @@ Statements (separate several with ;):
   EXPLAIN ANALYZE SELECT …            run it; actual requests, items, RCU, time
   EXPLAIN ATHENA|DUCKDB SELECT …      the tables' DDL over their exports and the
                                       statement in Athena's or DuckDB's SQL
+  INSERT INTO t (a, b) VALUES (…)    new items (an existing key is an error);
+                                      also INSERT INTO t SELECT …
+  REPLACE INTO t (a, b) VALUES (…)    write items whether or not they exist
+  UPDATE t SET a = expr, b = NULL WHERE …
+                                      change the matching items (NULL removes)
+  DELETE FROM t WHERE …               delete the matching items
+                                      (see --dry-run, --max-wcu, --read-only)
   DESCRIBE t                          keys, indexes, item count and size
                                       (also DESC t, EXPLAIN t)
   SHOW TABLES                         the tables
@@ -248,8 +267,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, int, bool) {
 		return nil, exitUsage, false
 	}
 	switch {
-	case cfg.maxRCU < 0, cfg.rateLimit < 0, cfg.segments < 0, cfg.concurrency < 1, cfg.timeout < 0, cfg.readPrice < 0:
-		fmt.Fprintln(stderr, "error: --max-rcu, --rate-limit, --segments, --timeout and --read-price must not be negative, and --concurrency must be at least 1")
+	case cfg.maxRCU < 0, cfg.maxWCU < 0, cfg.rateLimit < 0, cfg.segments < 0, cfg.concurrency < 1, cfg.timeout < 0, cfg.readPrice < 0:
+		fmt.Fprintln(stderr, "error: --max-rcu, --max-wcu, --rate-limit, --segments, --timeout and --read-price must not be negative, and --concurrency must be at least 1")
 		return nil, exitUsage, false
 	}
 	if (cfg.demo || len(cfg.data.sources) > 0) && (cfg.endpointURL != "" || cfg.profile != "" || cfg.region != "") {

@@ -257,6 +257,9 @@ func openOffline(ctx context.Context, cfg *config, progress io.Writer, eager boo
 			return offlineClient{}, err
 		}
 	}
+	// Write statements change the tables in memory; the session says so
+	// at the first write.
+	db.Thaw()
 	if offlineOpened != nil {
 		offlineOpened(b)
 	}

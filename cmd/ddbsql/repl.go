@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
@@ -32,6 +33,13 @@ func runREPL(ctx context.Context, st streams, sess *session.Session, cfg *config
 	history, err := repl.PrepareHistory(os.LookupEnv)
 	if err != nil {
 		fmt.Fprintf(st.err, "warning: %v\n", err)
+	}
+	if cfg.journal == "" {
+		// The REPL journals every write by default: one file per session
+		// in the state directory, beside the history.
+		if j := repl.JournalPath(os.LookupEnv, time.Now()); j != "" {
+			sess.SetJournal(j)
+		}
 	}
 	return repl.Run(ctx, repl.Config{
 		Session:     sess,

@@ -80,6 +80,10 @@ func execute(ctx context.Context, args []string, st streams) (int, error) {
 		fmt.Fprintf(st.out, "ddbsql %s\n", version)
 		return exitOK, nil
 	}
+	if cfg.undo != "" {
+		scriptMode.Store(true)
+		return runUndo(ctx, cfg, st)
+	}
 	if len(cfg.load.sources) > 0 {
 		scriptMode.Store(true) // a second signal exits at once; the checkpoint is saved every second
 		return runLoads(ctx, cfg, st)
@@ -279,7 +283,7 @@ func connect(ctx context.Context, cfg *config, st streams, eager bool) (*session
 	}
 	sc := session.Config{Format: strings.ToLower(cfg.format), Stats: session.StatsOff,
 		Plan:   planner.Options{AllowScan: cfg.allowScan, Consistent: cfg.consistent, Strict: cfg.strict, Segments: cfg.segments, Parallelism: runtime.NumCPU()},
-		MaxRCU: cfg.maxRCU, RateLimit: cfg.rateLimit, Timeout: cfg.timeout, ReadPrice: cfg.readPrice, Concurrency: cfg.concurrency, Raw: raw,
+		MaxRCU: cfg.maxRCU, MaxWCU: cfg.maxWCU, DryRun: cfg.dryRun, ReadOnly: cfg.readOnly, Journal: cfg.journal, RateLimit: cfg.rateLimit, Timeout: cfg.timeout, ReadPrice: cfg.readPrice, Concurrency: cfg.concurrency, Raw: raw,
 		MemoryLimit: cfg.memoryLimit, TempDir: cfg.tempDir, SteerCollector: true, TableNotes: tableNotes,
 		Export: cfg.dialect.dialectOptions(cfg.data.sources, cfg.partitionBy)}
 	if cfg.stats != "" {

@@ -22,6 +22,7 @@ func TestResumeFromAnyCheckpoint(t *testing.T) {
 	items := genItems(400)
 	p := writeFile(t, t.TempDir(), "items.jsonl", strings.Join(items, "\n")+"\n")
 	want := normalized(t, items)
+	progressed := false
 	for _, lag := range []int{0, 1, 24, 25, 26, 90, 1000} {
 		var writes atomic.Int64
 		failing := atomic.Bool{}
@@ -46,9 +47,14 @@ func TestResumeFromAnyCheckpoint(t *testing.T) {
 			t.Fatal(err)
 		}
 		confirmed := int(cp["confirmed"].(float64))
-		if confirmed == 0 || confirmed > 7*25 {
+		// Seven requests went through, but the first of the file's may
+		// have been an eighth to be sent (three in flight), so a
+		// checkpoint of 0 is right at times; one of these loads at least
+		// must confirm some.
+		if confirmed > 7*25 {
 			t.Fatalf("checkpoint confirmed %d after 7 requests of 25", confirmed)
 		}
+		progressed = progressed || confirmed > 0
 		cp["confirmed"] = max(0, confirmed-lag)
 		data, _ = json.Marshal(cp)
 		if err := os.WriteFile(rep.Checkpoint, data, 0o644); err != nil {
@@ -63,6 +69,10 @@ func TestResumeFromAnyCheckpoint(t *testing.T) {
 			t.Fatalf("lag %d: report %+v", lag, rep)
 		}
 		same(t, dump(t, db, "killed"), want)
+	}
+
+	if !progressed {
+		t.Fatal("no killed load confirmed any item in its checkpoint")
 	}
 
 	// A checkpoint for the file as it was is not used for the file as it is.

@@ -518,4 +518,14 @@
 // dynalite evaluates unlike DynamoDB (an ordering comparison of two string
 // attributes, size(); see above) is excused, and logged, when the
 // in-process backend loaded with the same rows agrees with SQLite.
+//
+// # Writes
+//
+// TestDifferentialDML (dml_test.go) applies 200 seeded INSERT, UPDATE and
+// DELETE statements through exec/session and the same statements to SQLite,
+// on dynalite and on the in-process backend, and compares the whole table
+// (a consistent Scan) after each one. UPDATE sets arithmetic, strings,
+// NULL (which removes the attribute: both read NULL) and ||; WHERE clauses
+// are Queries, GetItems and Scans with a filter over a and s; a
+// single-row INSERT sometimes repeats a key, which both refuse.
 package difftest

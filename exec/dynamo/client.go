@@ -28,7 +28,18 @@ type Writer interface {
 	BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error)
 }
 
+// ItemWriter is what write statements send: one conditional request per
+// item, and the consistent GetItem that re-reads an item whose condition
+// failed. *dynamodb.Client and the in-process backend satisfy it.
+type ItemWriter interface {
+	GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
+	PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
+	UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error)
+	DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error)
+}
+
 var (
-	_ Client = (*dynamodb.Client)(nil)
-	_ Writer = (*dynamodb.Client)(nil)
+	_ ItemWriter = (*dynamodb.Client)(nil)
+	_ Client     = (*dynamodb.Client)(nil)
+	_ Writer     = (*dynamodb.Client)(nil)
 )

@@ -153,6 +153,8 @@
 //	                          another t is an "argument" error.
 //	item_size()               ItemSize of FROM item 0's whole item (Row.Item); a row without
 //	                          the whole item is an "argument" error.
+//	ddb_null()                DynamoDB's NULL type (stored by INSERT and UPDATE; SQL NULL
+//	                          removes or omits the attribute instead).
 //	Column path x[i]          element i of a list; NULL when out of range or x is not a
 //	                          list, except on a set (SS/NS/BS): sets are unordered, so
 //	                          that is a "set_index" error with a hint (contains(x, …)).

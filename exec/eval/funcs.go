@@ -66,6 +66,7 @@ func init() {
 		"attribute_type":       fnAttributeType,
 		// ddbsql's own.
 		"item_size": fnItemSize,
+		"ddb_null":  fnDdbNull,
 	}
 }
 

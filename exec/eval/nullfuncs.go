@@ -40,3 +40,7 @@ func fnIf(f expr.Func, row Row) (value.Value, error) {
 	}
 	return arg(f, row, 2)
 }
+
+// fnDdbNull is DynamoDB's NULL type ({"NULL": true}): a stored value that
+// reads as SQL NULL, unlike a missing attribute, which UPDATE … = NULL makes.
+func fnDdbNull(expr.Func, Row) (value.Value, error) { return value.NullValue(), nil }

@@ -48,6 +48,19 @@
 // at a time: the setters are called between statements, never while one
 // runs.
 //
+// Writes (write.go): INSERT, REPLACE, UPDATE and DELETE are planned with
+// planner.PlanWrite (the Scan question and --strict as for a SELECT) and
+// run by exec/write; Config.ReadOnly refuses them before planning,
+// Config.DryRun reports the keys and WCU instead of writing, Config.MaxWCU
+// bounds them, Config.Journal names the file each write's images are
+// recorded in (opened for the statement, appended to), and
+// Config.ConfirmWrite (SetConfirmWrite; the REPL asks the user) is asked
+// before a write of several items, with the --timeout clock paused. The outcome goes to errOut ("3 items updated in t"); --stats
+// adds a write line (JSON: every key written and not written, WCU by table
+// and index, conditional-check failures). A client that says it is
+// InMemory (the --demo and --data backend) gets a note at the session's
+// first write that its changes end with the process.
+//
 // Phase: all three, in order, for one statement at a time. Invariants: a
 // script is parsed completely before anything runs, so a syntax error late in
 // a file sends no request; statements run in order and the first failure

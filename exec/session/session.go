@@ -10,12 +10,14 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/dynamo/rawpage"
 	"github.com/ddbsql/ddbsql/exec/engine"
 	"github.com/ddbsql/ddbsql/exec/format"
 	"github.com/ddbsql/ddbsql/exec/spill"
+	"github.com/ddbsql/ddbsql/exec/write"
 	"github.com/ddbsql/ddbsql/parser"
 	"github.com/ddbsql/ddbsql/parser/diag"
 	"github.com/ddbsql/ddbsql/planner"
@@ -57,6 +59,18 @@ type Session struct {
 	// statsSink, when set, receives each statement's statistics instead of
 	// errOut (SetStatsSink).
 	statsSink func(StatementStats)
+	// warnedInMemory: the note that in-memory tables' changes end with
+	// the process was shown (once per session).
+	warnedInMemory bool
+	// notedJournal is the journal file the session last named in a note.
+	notedJournal string
+	// writer is the client New was given, for write statements (nil when
+	// it cannot write); WrapClient wraps reads only. inMemory: it says its
+	// tables live in memory (the --demo and --data backend).
+	writer   dynamo.ItemWriter
+	inMemory bool
+	// beforeWrite, when set (tests), runs before each item's write.
+	beforeWrite func(ctx context.Context, key map[string]types.AttributeValue)
 }
 
 // DefaultReadPrice is DynamoDB's on-demand price per million read request
@@ -121,6 +135,21 @@ type Config struct {
 	// TempDir is where statements make their spill directories
 	// (--temp-dir; "": the system's temporary directory).
 	TempDir string
+	// DryRun runs the reads of write statements and reports the items
+	// they would change and the WCU, writing nothing (--dry-run).
+	DryRun bool
+	// MaxWCU, when positive, refuses write statements whose computed cost
+	// exceeds it and stops those whose consumed WCU passes it (--max-wcu).
+	MaxWCU float64
+	// ReadOnly refuses every write statement (--read-only).
+	ReadOnly bool
+	// Journal, when set, is the file every write statement records the
+	// old and new image of each item it changes in (--journal).
+	Journal string
+	// ConfirmWrite, when set, is asked before a write statement that
+	// changes more than one item sends its first write, with the count
+	// and WCU (the REPL asks the user); false writes nothing.
+	ConfirmWrite func(ctx context.Context, c write.Confirmation) bool
 	// ConfirmScan, when set, is asked before a statement that needs a Scan
 	// the options do not allow (the REPL asks the user); true plans it again
 	// with Scans allowed, for this statement only.
@@ -154,7 +183,10 @@ func New(client dynamo.Client, out, errOut io.Writer, cfg Config) *Session {
 	if cfg.Mem == nil {
 		cfg.Mem = memory.DefaultAllocator
 	}
-	return &Session{client: client, catalog: dynamo.NewCatalog(client), cfg: cfg, out: out, errOut: errOut}
+	s := &Session{client: client, catalog: dynamo.NewCatalog(client), cfg: cfg, out: out, errOut: errOut}
+	s.writer, _ = client.(dynamo.ItemWriter)
+	s.inMemory = isInMemory(client)
+	return s
 }
 
 // RunScript parses every statement in text, then runs them in order,
@@ -224,7 +256,15 @@ func (s *Session) dispatch(ctx context.Context, st parser.Statement) error {
 	case *parser.Select:
 		return s.runSelect(ctx, t)
 	case *parser.Explain:
+		if t.Write != nil {
+			if err := s.textOnly("EXPLAIN"); err != nil {
+				return err
+			}
+			return s.runExplainWrite(ctx, t.Write)
+		}
 		return s.runExplain(ctx, t)
+	case *parser.Insert, *parser.Update, *parser.Delete:
+		return s.runWrite(ctx, st)
 	case *parser.ShowTables:
 		return s.showTables(ctx)
 	case *parser.Describe:

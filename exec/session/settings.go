@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddbsql/ddbsql/exec/dynamo"
 	"github.com/ddbsql/ddbsql/exec/format"
+	"github.com/ddbsql/ddbsql/exec/write"
 	"github.com/ddbsql/ddbsql/planner"
 )
 
@@ -79,6 +80,16 @@ func (s *Session) SetConfirmScan(confirm func(ctx context.Context, scan planner.
 	s.cfg.ConfirmScan = confirm
 }
 
+// SetJournal sets the file write statements journal their items in
+// ("" for none).
+func (s *Session) SetJournal(path string) { s.cfg.Journal = path }
+
+// SetConfirmWrite sets the question asked before a write statement that
+// changes more than one item (nil: none).
+func (s *Session) SetConfirmWrite(confirm func(ctx context.Context, c write.Confirmation) bool) {
+	s.cfg.ConfirmWrite = confirm
+}
+
 // Client is the client statements send their requests through.
 func (s *Session) Client() dynamo.Client { return s.client }
 
@@ -87,6 +98,8 @@ func (s *Session) Client() dynamo.Client { return s.client }
 // attribute names of the items read, for completion). The wrapper must
 // pass every call on unchanged. The catalog keeps the client it was made
 // with, so the table descriptions it holds stay valid.
+// Write statements keep sending through the client New was given, which
+// the wrapper need not implement the writes of.
 func (s *Session) WrapClient(wrap func(dynamo.Client) dynamo.Client) { s.client = wrap(s.client) }
 
 // Catalog is the session's cache of table descriptions, which statements

@@ -77,6 +77,11 @@ const (
 	// CodeSparseIndexHint: USE/FORCE INDEX names a sparse index that may
 	// not hold every item the statement matches.
 	CodeSparseIndexHint Code = "sparse_index_hint"
+	// CodeKeyChange: an UPDATE assigns a primary-key attribute, which
+	// DynamoDB cannot change in place (DELETE and INSERT instead).
+	CodeKeyChange Code = "key_change"
+	// CodeReadOnly: a write statement under --read-only.
+	CodeReadOnly Code = "read_only"
 )
 
 // Codes of the connect and execute phases.
@@ -122,6 +127,11 @@ const (
 	// CodeInternal: a bug in ddbsql (a recovered panic, a node that must
 	// not reach the evaluator).
 	CodeInternal Code = "internal"
+	// CodeItemExists: INSERT found an item with the same primary key.
+	CodeItemExists Code = "item_exists"
+	// CodePartialWrite: a write statement of several items failed after
+	// writing some of them; the error lists which were and were not.
+	CodePartialWrite Code = "partial_write"
 )
 
 // Codes of the evaluate phase.

@@ -107,6 +107,9 @@ var catalogue = []Func{
 	pushed(scalar("attribute_type", 2, 2, Bool, Any, TypeName), Condition),
 	// ddbsql's own.
 	{Name: "item_size", Result: Number, ReadsItem: true},
+	// ddb_null() is DynamoDB's NULL type ({"NULL": true}), which SQL's NULL
+	// is not: an UPDATE or INSERT of NULL removes or omits the attribute.
+	scalar("ddb_null", 0, 0, Any),
 	// Aggregates.
 	aggregate("count", Number, Any),
 	aggregate("sum", Number, Number),

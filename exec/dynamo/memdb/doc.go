@@ -1,8 +1,11 @@
 // Package memdb is an in-process DynamoDB: the offline backend behind
 // `ddbsql --demo`, loaded table exports (--data) and fast tests. *DB
 // implements dynamo.Client (DescribeTable, ListTables, GetItem,
-// BatchGetItem, Query, Scan) and dynamo.Writer (CreateTable, DeleteTable,
-// PutItem, BatchWriteItem) with DynamoDB's semantics, checked request by
+// BatchGetItem, Query, Scan), dynamo.Writer (CreateTable, DeleteTable,
+// PutItem, BatchWriteItem) and dynamo.ItemWriter (UpdateItem and
+// DeleteItem too, with ConditionExpression and ReturnValues; UpdateItem
+// serves SET of top-level attributes to values and REMOVE, update.go, and
+// answers any other UpdateExpression with a ValidationException saying so) with DynamoDB's semantics, checked request by
 // request against dynalite by the parity test (parity_test.go).
 //
 // Phase: exec. It imports only the SDK types and planner/value (not

@@ -19,18 +19,19 @@ type exprInput struct {
 	condition  *string
 	filter     *string
 	projection *string
+	update     *string
 }
 
 // anyExpr says whether the request has any expression (names may appear
 // in all of them).
 func (in exprInput) anyExpr() bool {
-	return in.keyCond != nil || in.condition != nil || in.filter != nil || in.projection != nil
+	return in.keyCond != nil || in.condition != nil || in.filter != nil || in.projection != nil || in.update != nil
 }
 
 // anyValueExpr says whether the request has an expression that may use
 // values (a projection takes none).
 func (in exprInput) anyValueExpr() bool {
-	return in.keyCond != nil || in.condition != nil || in.filter != nil
+	return in.keyCond != nil || in.condition != nil || in.filter != nil || in.update != nil
 }
 
 type parsedExprs struct {
@@ -38,6 +39,7 @@ type parsedExprs struct {
 	condition  *cond
 	filter     *cond
 	projection []value.Path // nil: all attributes
+	update     []updateAction
 }
 
 var placeholderKey = regexp.MustCompile(`^[#:][0-9a-zA-Z_]+$`)
@@ -84,6 +86,11 @@ func parseExpressions(in exprInput) (*parsedExprs, error) {
 	}
 	out := &parsedExprs{}
 	var err error
+	if in.update != nil {
+		if out.update, err = parseUpdate(env, *in.update); err != nil {
+			return nil, validationErrorf("Invalid UpdateExpression: %s", err.Error())
+		}
+	}
 	if in.condition != nil {
 		if out.condition, err = parseCondition(env, *in.condition); err != nil {
 			return nil, validationErrorf("Invalid ConditionExpression: %s", err.Error())

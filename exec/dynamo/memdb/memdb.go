@@ -62,6 +62,10 @@ func New(opts ...Option) *DB {
 // Freeze makes the DB read-only from now on (for loaded exports).
 func (db *DB) Freeze() { db.readOnly.Store(true) }
 
+// Thaw allows writes again after Freeze (ddbsql's write statements on
+// --demo and --data tables, which change them in memory only).
+func (db *DB) Thaw() { db.readOnly.Store(false) }
+
 // IsReadOnly reports whether writes are rejected.
 func (db *DB) IsReadOnly() bool { return db.readOnly.Load() }
 

@@ -334,4 +334,8 @@
 //	SELECT status, COUNT(*) AS n, SUM(total) AS revenue FROM orders WHERE status = 'shipped' GROUP BY status
 //	SELECT name, price FROM products WHERE category = 'books' ORDER BY price LIMIT 3
 //	SELECT ts, temp FROM metrics WHERE device = 10 AND ts BETWEEN 1777593600 AND 1777600800
+//
+// Write statements change the tables in memory (write.go): the command line
+// thaws the DB once it is open, and PutItem, UpdateItem and DeleteItem load a
+// streamed table before they change it.
 package offline
