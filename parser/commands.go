@@ -21,6 +21,9 @@ func (s *stmt) explain() (Statement, *diag.Error) {
 		// Only before a SELECT: EXPLAIN athena alone describes a table of
 		// that name.
 		i, dialect = 2, w
+	case (w == DialectAthena || w == DialectDuckDB) && writeVerbs[s.word(2)]:
+		return nil, errAt(diag.CodeUnsupported, s.sig[2].start, "EXPLAIN "+strings.ToUpper(w)+" rewrites a SELECT over a table's export; a write is not translated",
+			"run the write with ddbsql itself (EXPLAIN shows its requests, --dry-run what it would change)")
 	}
 	if i >= len(s.sig) {
 		return nil, s.missing("EXPLAIN needs a SELECT statement")

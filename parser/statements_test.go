@@ -1,7 +1,9 @@
 package parser
 
 import (
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/xwb1989/sqlparser"
@@ -93,6 +95,13 @@ func TestExplainDialect(t *testing.T) {
 	st, err := ParseOne("EXPLAIN athena")
 	if d, ok := st.(*Describe); err != nil || !ok || d.Table != "athena" {
 		t.Errorf("EXPLAIN athena = %#v, %v; want DESCRIBE of the table athena", st, err)
+	}
+	for _, w := range []string{"EXPLAIN ATHENA UPDATE t SET a = 1 WHERE k = 'x'", "EXPLAIN duckdb DELETE FROM t WHERE k = 'x'"} {
+		_, err := ParseOne(w)
+		var d *diag.Error
+		if !errors.As(err, &d) || d.Code != diag.CodeUnsupported || !strings.Contains(d.Msg, "a write is not translated") {
+			t.Errorf("%s: %v; want the unsupported error saying a write is not translated", w, err)
+		}
 	}
 	if _, err := ParseOne("EXPLAIN ATHENA DESCRIBE t"); err == nil {
 		t.Errorf("EXPLAIN ATHENA DESCRIBE t parsed")
