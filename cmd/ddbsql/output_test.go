@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -190,7 +191,7 @@ func loadBigNumbers(t *testing.T, c *cli) (name string, sum *big.Int, n int) {
 		xi, _ := new(big.Int).SetString(x, 10)
 		sum.Add(sum, xi)
 		tbl.Items = append(tbl.Items, value.MapOf(map[string]value.Value{
-			"g": value.Str("A"), "i": mustNum(t, itoa(i)), "x": mustNum(t, x)}))
+			"g": value.Str("A"), "i": mustNum(t, strconv.Itoa(i)), "x": mustNum(t, x)}))
 	}
 	tbl.Items = append(tbl.Items, value.MapOf(map[string]value.Value{
 		"g": value.Str("B"), "i": mustNum(t, "1"), "tiny": mustNum(t, "-1E-130"), "huge": mustNum(t, "1E+125")}))

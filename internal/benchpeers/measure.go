@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -43,9 +42,7 @@ func once(dir string, parse func([]byte) (answer, error), argv []string) (measur
 	if err != nil {
 		return m, fmt.Errorf("%s: %v\n%s", argv[0], err, lastLines(errOut.String(), 10))
 	}
-	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		m.rss = ru.Maxrss * 1024 // kilobytes on Linux
-	}
+	m.rss = peakRSS(c.ProcessState)
 	a, err := parse(out.Bytes())
 	if err != nil {
 		return m, fmt.Errorf("%s: unreadable answer: %v\n%s", argv[0], err, lastLines(out.String(), 10))

@@ -1,3 +1,5 @@
+//go:build unix
+
 package wire
 
 // Benchmarks of the fast read path against the replay server (never
